@@ -1,0 +1,50 @@
+// cryptaccel — naming of block ciphers and modes ("aes-256-gcm", "sm4-ctr", ...).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cryptaccel {
+
+/// A 128-bit block cipher and its key size.
+enum class BlockCipher { aes128, aes192, aes256, sm4 };
+
+/// A mode of operation.
+enum class Mode { ecb, cbc, ctr, gcm, xts };
+
+/// Whether an operation encrypts or decrypts.
+enum class Direction { encrypt, decrypt };
+
+/// A fully named symmetric cipher: block cipher + mode (+ padding for ECB/CBC).
+struct CipherSpec {
+  BlockCipher cipher = BlockCipher::aes128;
+  Mode mode = Mode::ecb;
+  /// PKCS#7 padding; only meaningful for ECB and CBC (openssl enc pads by default).
+  bool padding = true;
+
+  /// Parses "aes-128-cbc", "AES-256-GCM", "sm4-ctr", "aes-256-xts" (an optional leading '-' is accepted,
+  /// as in `openssl enc -aes-128-cbc`). Throws InvalidArgument for unknown or unsupported names.
+  static CipherSpec parse(std::string_view name);
+
+  /// Canonical lower-case name, e.g. "aes-256-gcm".
+  std::string name() const;
+  /// Key length in bytes (XTS: both keys, i.e. 32 or 64).
+  std::size_t key_size() const;
+  /// IV / nonce / tweak length in bytes expected by default (0 for ECB, 12 for GCM, 16 otherwise).
+  std::size_t iv_size() const;
+  /// True for AEAD modes (GCM).
+  bool is_aead() const { return mode == Mode::gcm; }
+  /// True when output length differs from input length for this direction (padding or AEAD tag).
+  bool pads() const { return padding && (mode == Mode::ecb || mode == Mode::cbc); }
+
+  bool operator==(const CipherSpec&) const = default;
+};
+
+/// Every cipher name cryptaccel supports, canonical form, in a stable order.
+std::vector<std::string> cipher_names();
+
+/// Key length of a block cipher in bytes (16, 24, 32; SM4: 16).
+std::size_t block_cipher_key_size(BlockCipher c);
+
+}  // namespace cryptaccel

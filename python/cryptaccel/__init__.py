@@ -1,0 +1,352 @@
+"""cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS).
+
+One algorithm suite, several engines: every engine (``ref`` today; ``cpu`` and ``cuda`` as they land) produces the
+same bytes, and ``engine="auto"`` picks the most preferred engine that is available and supports the request.
+
+Quick start::
+
+    import os, cryptaccel
+    key, nonce = os.urandom(32), os.urandom(12)
+    sealed = cryptaccel.encrypt("aes-256-gcm", key, b"attack at dawn", nonce, aad=b"header")
+    assert cryptaccel.decrypt("aes-256-gcm", key, sealed, nonce, aad=b"header") == b"attack at dawn"
+
+Conventions (identical on every engine, see docs/python.md):
+
+* ECB/CBC: PKCS#7 padding unless ``padding=False`` (then the length must be a multiple of 16).
+* CTR: the IV is the initial 128-bit counter block, incremented as one big-endian 128-bit integer.
+* GCM: any non-empty nonce length; ``encrypt`` returns ``ciphertext || tag`` (``tag_len`` bytes, 4..16) and
+  ``decrypt`` takes ``ciphertext || tag`` and raises :class:`AuthenticationFailed` on a bad tag.
+* XTS (AES-128/256): key = key1 || key2, IV = the 16-byte tweak of the first data unit (see :func:`xts_tweak`);
+  ``xts_unit`` splits the data into data units of that many bytes with consecutive tweaks.
+
+Every function accepts any bytes-like object (``bytes``, ``bytearray``, ``memoryview``, ...) for keys, IVs, data and
+AAD, and releases the GIL while the C++ code runs on inputs larger than 4 KiB.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument
+from . import _cryptaccel as _ext
+
+__version__: str = _ext.__version__
+
+__all__ = [
+    "encrypt",
+    "decrypt",
+    "encrypt_many",
+    "decrypt_many",
+    "engines",
+    "resolve_engine",
+    "cipher_names",
+    "cipher_info",
+    "xts_tweak",
+    "Error",
+    "InvalidArgument",
+    "AuthenticationFailed",
+    "BadDecrypt",
+    "EngineUnavailable",
+    "__version__",
+]
+
+BytesLike = Union[bytes, bytearray, memoryview]
+
+_SIZE_MAX = (1 << 64) - 1
+_BYTES_TYPES = (bytes, bytearray, memoryview)
+
+
+def _size_arg(name: str, value: Any) -> int:
+    """Checks that ``value`` is a non-negative integer that fits a C++ size_t; raises InvalidArgument otherwise."""
+    if isinstance(value, bool):
+        raise InvalidArgument(f"{name} must be an integer, not bool")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise InvalidArgument(f"{name} must be an integer, not {type(value).__name__}") from None
+    if n < 0 or n > _SIZE_MAX:
+        raise InvalidArgument(f"invalid {name} {n} (must be a non-negative integer)")
+    return n
+
+
+def _str_arg(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
+    return value
+
+
+def _opt_bytes(value: Any) -> Any:
+    return b"" if value is None else value
+
+
+def encrypt(
+    cipher: str,
+    key: BytesLike,
+    data: BytesLike,
+    iv: BytesLike = b"",
+    *,
+    aad: BytesLike = b"",
+    tag_len: int = 16,
+    padding: bool = True,
+    xts_unit: int = 0,
+    engine: str = "auto",
+    return_engine: bool = False,
+) -> Union[bytes, Tuple[bytes, str]]:
+    """Encrypts ``data`` with ``cipher`` and returns the ciphertext.
+
+    Args:
+        cipher: a cipher name such as ``"aes-256-gcm"``, ``"aes-128-cbc"``, ``"sm4-ctr"`` (case-insensitive; see
+            :func:`cipher_names`).
+        key: the key; 16, 24 or 32 bytes for AES, 16 for SM4, twice that for XTS (key1 || key2).
+        data: the plaintext (any length; a multiple of 16 for ECB/CBC with ``padding=False``, at least 16 for XTS).
+        iv: the IV (CBC), initial counter block (CTR), nonce (GCM, any non-empty length, 12 recommended) or tweak of
+            the first data unit (XTS); empty (the default) for ECB. ``None`` is the same as ``b""``.
+        aad: additional authenticated data (GCM only).
+        tag_len: GCM tag length in bytes, 4..16; ignored by other modes.
+        padding: PKCS#7 padding for ECB and CBC (as ``openssl enc``); ignored by other modes.
+        xts_unit: XTS data-unit size in bytes; 0 (the default) makes the whole message one data unit.
+        engine: ``"auto"`` or an engine name from :func:`engines` (``"ref"``, ...).
+        return_engine: when true, return ``(ciphertext, engine_name)`` to show which engine ran.
+
+    Returns:
+        The ciphertext (GCM: ``ciphertext || tag``), or ``(ciphertext, engine_name)`` with ``return_engine=True``.
+
+    Raises:
+        InvalidArgument: unknown cipher, wrong key/IV/tag length, or a data length the mode cannot take.
+        EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
+        TypeError: an argument that should be bytes-like is not.
+    """
+    out, used = _ext._encrypt(
+        _str_arg("cipher", cipher),
+        key,
+        data,
+        _opt_bytes(iv),
+        _opt_bytes(aad),
+        _size_arg("tag_len", tag_len),
+        bool(padding),
+        _size_arg("xts_unit", xts_unit),
+        _str_arg("engine", engine),
+    )
+    return (out, used) if return_engine else out
+
+
+def decrypt(
+    cipher: str,
+    key: BytesLike,
+    data: BytesLike,
+    iv: BytesLike = b"",
+    *,
+    aad: BytesLike = b"",
+    tag_len: int = 16,
+    padding: bool = True,
+    xts_unit: int = 0,
+    engine: str = "auto",
+    return_engine: bool = False,
+) -> Union[bytes, Tuple[bytes, str]]:
+    """Decrypts ``data`` with ``cipher`` and returns the plaintext.
+
+    Takes the same arguments as :func:`encrypt`; for GCM ``data`` is ``ciphertext || tag`` with a ``tag_len``-byte
+    tag, and the tag is verified (in constant time) before anything is decrypted.
+
+    Returns:
+        The plaintext, or ``(plaintext, engine_name)`` with ``return_engine=True``.
+
+    Raises:
+        AuthenticationFailed: the GCM tag does not match (nothing is returned).
+        BadDecrypt: malformed PKCS#7 padding, a ciphertext length that is not a block multiple (ECB/CBC), or a GCM
+            input shorter than the tag.
+        InvalidArgument: unknown cipher, wrong key/IV/tag length, or a data length the mode cannot take.
+        EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
+        TypeError: an argument that should be bytes-like is not.
+    """
+    out, used = _ext._decrypt(
+        _str_arg("cipher", cipher),
+        key,
+        data,
+        _opt_bytes(iv),
+        _opt_bytes(aad),
+        _size_arg("tag_len", tag_len),
+        bool(padding),
+        _size_arg("xts_unit", xts_unit),
+        _str_arg("engine", engine),
+    )
+    return (out, used) if return_engine else out
+
+
+def _per_job(name: str, values: Any, n: int) -> List[Any]:
+    """A list of ``n`` per-job values: ``None`` means ``b""`` for every job, one bytes-like object is shared by all."""
+    if values is None:
+        return [b""] * n
+    if isinstance(values, _BYTES_TYPES):
+        return [values] * n
+    if isinstance(values, str):
+        raise TypeError(f"{name} must be a sequence of bytes-like objects, not str")
+    items = [_opt_bytes(v) for v in values]
+    if len(items) != n:
+        raise InvalidArgument(f"{name} has {len(items)} items but datas has {n}")
+    return items
+
+
+def _run_many(
+    direction: str,
+    cipher: str,
+    keys: Any,
+    ivs: Any,
+    datas: Sequence[BytesLike],
+    aads: Any,
+    tag_len: int,
+    padding: bool,
+    xts_unit: int,
+    engine: str,
+    return_engine: bool,
+) -> Any:
+    if isinstance(datas, (str,) + _BYTES_TYPES):
+        raise TypeError("datas must be a sequence of bytes-like objects")
+    datas = list(datas)
+    n = len(datas)
+    out, used = _ext._run_many(
+        _str_arg("cipher", cipher),
+        direction,
+        _per_job("keys", keys, n),
+        _per_job("ivs", ivs, n),
+        datas,
+        _per_job("aads", aads, n),
+        _size_arg("tag_len", tag_len),
+        bool(padding),
+        _size_arg("xts_unit", xts_unit),
+        _str_arg("engine", engine),
+    )
+    return (out, used) if return_engine else out
+
+
+def encrypt_many(
+    cipher: str,
+    keys: Union[BytesLike, Sequence[BytesLike]],
+    ivs: Union[None, BytesLike, Sequence[BytesLike]],
+    datas: Sequence[BytesLike],
+    *,
+    aads: Union[None, BytesLike, Sequence[BytesLike]] = None,
+    tag_len: int = 16,
+    padding: bool = True,
+    xts_unit: int = 0,
+    engine: str = "auto",
+    return_engine: bool = False,
+) -> Union[List[bytes], Tuple[List[bytes], str]]:
+    """Encrypts many independent messages in one batch (one call into the engine, which may run jobs in parallel).
+
+    Job ``i`` encrypts ``datas[i]`` with ``keys[i]``, ``ivs[i]`` and (GCM) ``aads[i]``, exactly as
+    ``encrypt(cipher, keys[i], datas[i], ivs[i], aad=aads[i], ...)`` would.
+
+    Args:
+        cipher: a cipher name, as for :func:`encrypt`; one cipher for the whole batch.
+        keys: one key per job, or a single bytes-like key shared by every job.
+        ivs: one IV per job, a single IV shared by every job, or ``None`` (empty IVs, for ECB).
+        datas: the plaintexts.
+        aads: GCM additional data: one per job, one shared, or ``None`` (no AAD).
+        tag_len, padding, xts_unit, engine: as for :func:`encrypt`, for every job.
+        return_engine: when true, return ``(results, engine_name)``.
+
+    Returns:
+        A list with one ciphertext per job (GCM: ``ciphertext || tag``), or ``(list, engine_name)``.
+
+    Raises:
+        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag/data length (the
+            message starts with ``job <i>:``).
+        EngineUnavailable: as for :func:`encrypt`.
+    """
+    return _run_many("encrypt", cipher, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine, return_engine)
+
+
+def decrypt_many(
+    cipher: str,
+    keys: Union[BytesLike, Sequence[BytesLike]],
+    ivs: Union[None, BytesLike, Sequence[BytesLike]],
+    datas: Sequence[BytesLike],
+    *,
+    aads: Union[None, BytesLike, Sequence[BytesLike]] = None,
+    tag_len: int = 16,
+    padding: bool = True,
+    xts_unit: int = 0,
+    engine: str = "auto",
+    return_engine: bool = False,
+) -> Union[List[Optional[bytes]], Tuple[List[Optional[bytes]], str]]:
+    """Decrypts many independent messages in one batch; a failed tag or padding check fails only its own job.
+
+    Arguments are as for :func:`encrypt_many`; for GCM each ``datas[i]`` is ``ciphertext || tag``.
+
+    Returns:
+        A list with one plaintext per job, ``None`` for a job whose GCM tag did not verify, whose PKCS#7 padding was
+        malformed, or whose ciphertext length was impossible (not a block multiple, shorter than the tag); or
+        ``(list, engine_name)`` with ``return_engine=True``.
+
+    Raises:
+        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag length (the message
+            starts with ``job <i>:``).
+        EngineUnavailable: as for :func:`encrypt`.
+    """
+    return _run_many("decrypt", cipher, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine, return_engine)
+
+
+def engines() -> List[Dict[str, Any]]:
+    """Lists the engines compiled into this build, most preferred first (the order ``"auto"`` tries them in).
+
+    Returns:
+        One dict per engine: ``name`` (str), ``description`` (str), ``available`` (bool: usable on this machine)
+        and ``unavailable_reason`` (str, empty when available).
+    """
+    return _ext._engines()
+
+
+def resolve_engine(engine: str, cipher: str, direction: str = "encrypt") -> str:
+    """Names the engine that would run a request, without running it.
+
+    Args:
+        engine: ``"auto"`` or an engine name.
+        cipher: a cipher name such as ``"aes-128-ctr"``.
+        direction: ``"encrypt"`` or ``"decrypt"``.
+
+    Returns:
+        The engine name, e.g. ``"ref"``.
+
+    Raises:
+        EngineUnavailable: the engine is unknown, unavailable, or does not support the cipher in that direction.
+        InvalidArgument: unknown cipher or direction.
+    """
+    return _ext._resolve_engine(_str_arg("engine", engine), _str_arg("cipher", cipher), _str_arg("direction", direction))
+
+
+def cipher_names() -> List[str]:
+    """Every cipher name cryptaccel supports, in canonical lower-case form and a stable order (``"aes-128-ecb"``, ...)."""
+    return _ext._cipher_names()
+
+
+def cipher_info(cipher: str) -> Dict[str, Any]:
+    """Describes a cipher name.
+
+    Returns:
+        A dict with ``name`` (canonical), ``block_cipher`` (``"aes"`` or ``"sm4"``), ``mode`` (``"ecb"``, ``"cbc"``,
+        ``"ctr"``, ``"gcm"``, ``"xts"``), ``key_size`` (bytes; XTS counts both keys), ``iv_size`` (default IV/nonce
+        length in bytes: 0 for ECB, 12 for GCM, 16 otherwise), ``block_size`` (16) and ``aead`` (bool).
+
+    Raises:
+        InvalidArgument: unknown or unsupported cipher name.
+    """
+    return _ext._cipher_info(_str_arg("cipher", cipher))
+
+
+def xts_tweak(n: int) -> bytes:
+    """The 16-byte XTS tweak for data-unit sequence number ``n`` (little-endian, IEEE 1619 section 5.1).
+
+    Raises:
+        InvalidArgument: ``n`` is negative or does not fit in 64 bits.
+    """
+    if isinstance(n, bool):
+        raise InvalidArgument("n must be an integer, not bool")
+    try:
+        value = operator.index(n)
+    except TypeError:
+        raise InvalidArgument(f"n must be an integer, not {type(n).__name__}") from None
+    if value < 0 or value >= 1 << 64:
+        raise InvalidArgument(f"XTS data-unit sequence number {value} is out of range (0 .. 2**64-1)")
+    return _ext._xts_tweak(value)

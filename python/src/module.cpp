@@ -1,0 +1,310 @@
+// cryptaccel._cryptaccel — the nanobind extension behind the `cryptaccel` Python package.
+//
+// This module is deliberately thin and private (every name starts with '_'): python/cryptaccel/__init__.py gives it
+// keyword arguments, defaults and docstrings. What lives here:
+//  - conversion of bytes-like arguments (ByteArg, byte_arg.hpp),
+//  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
+//  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "byte_arg.hpp"
+#include "cryptaccel/cryptaccel.hpp"
+
+namespace nb = nanobind;
+namespace ca = cryptaccel;
+
+namespace {
+
+/// Inputs larger than this (in bytes, all inputs of a call together) run with the GIL released.
+constexpr std::size_t kReleaseGilAbove = 4096;
+
+// --- exceptions --------------------------------------------------------------------------------------------------
+
+/// The Python exception classes of cryptaccel._errors. Strong references that are never released: they must outlive
+/// every call and must not be decref'd after interpreter shutdown.
+struct ExceptionTypes {
+  PyObject* error = nullptr;
+  PyObject* invalid_argument = nullptr;
+  PyObject* authentication_failed = nullptr;
+  PyObject* bad_decrypt = nullptr;
+  PyObject* engine_unavailable = nullptr;
+};
+ExceptionTypes g_exc;
+
+PyObject* load_exception_type(const nb::module_& errors, const char* name) {
+  nb::object type = errors.attr(name);
+  return type.release().ptr();
+}
+
+void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
+  // Most derived first. Exceptions that are not cryptaccel::Error propagate to nanobind's other translators.
+  try {
+    std::rethrow_exception(p);
+  } catch (const ca::InvalidArgument& e) {
+    PyErr_SetString(g_exc.invalid_argument, e.what());
+  } catch (const ca::AuthenticationFailed& e) {
+    PyErr_SetString(g_exc.authentication_failed, e.what());
+  } catch (const ca::BadDecrypt& e) {
+    PyErr_SetString(g_exc.bad_decrypt, e.what());
+  } catch (const ca::EngineUnavailable& e) {
+    PyErr_SetString(g_exc.engine_unavailable, e.what());
+  } catch (const ca::Error& e) {
+    PyErr_SetString(g_exc.error, e.what());
+  }
+}
+
+// --- helpers -----------------------------------------------------------------------------------------------------
+
+ca::Direction parse_direction(std::string_view text) {
+  if (text == "encrypt") return ca::Direction::encrypt;
+  if (text == "decrypt") return ca::Direction::decrypt;
+  throw ca::InvalidArgument("unknown direction '" + std::string(text) + "' (use 'encrypt' or 'decrypt')");
+}
+
+ca::CipherSpec make_spec(std::string_view cipher, bool padding) {
+  ca::CipherSpec spec = ca::CipherSpec::parse(cipher);
+  spec.padding = padding;
+  return spec;
+}
+
+void check_tag_len(const ca::CipherSpec& spec, std::size_t tag_len) {
+  if (spec.is_aead() && (tag_len < 4 || tag_len > 16))
+    throw ca::InvalidArgument("invalid GCM tag length " + std::to_string(tag_len) + " (expected 4..16 bytes)");
+}
+
+/// Releases the GIL for its lifetime when `release` is true.
+class MaybeReleaseGil {
+ public:
+  explicit MaybeReleaseGil(bool release) {
+    if (release) guard_.emplace();
+  }
+
+ private:
+  std::optional<nb::gil_scoped_release> guard_;
+};
+
+/// Copies `data` into a new Python bytes object, then wipes `data` when asked (decrypted plaintext).
+nb::bytes to_bytes(ca::bytes& data, bool wipe) {
+  nb::bytes out(data.data(), data.size());
+  if (wipe && !data.empty()) ca::secure_wipe(data.data(), data.size());
+  return out;
+}
+
+// --- one-shot ----------------------------------------------------------------------------------------------------
+
+nb::tuple one_shot(ca::Direction dir, std::string_view cipher, nb::handle key_obj, nb::handle data_obj,
+                   nb::handle iv_obj, nb::handle aad_obj, std::size_t tag_len, bool padding, std::size_t xts_unit,
+                   const std::string& engine) {
+  const ca::CipherSpec spec = make_spec(cipher, padding);
+  pyca::ByteArg key(key_obj, "key");
+  pyca::ByteArg data(data_obj, "data");
+  pyca::ByteArg iv(iv_obj, "iv");
+  pyca::ByteArg aad(aad_obj, "aad");
+
+  ca::CipherParams params;
+  params.key = key.view();
+  params.iv = iv.view();
+  params.aad = aad.view();
+  params.tag_len = tag_len;
+  params.xts_unit = xts_unit;
+
+  std::string used;
+  ca::bytes out;
+  {
+    MaybeReleaseGil gil(data.size() + aad.size() > kReleaseGilAbove);
+    out = dir == ca::Direction::encrypt ? ca::encrypt(spec, params, data.view(), engine, &used)
+                                        : ca::decrypt(spec, params, data.view(), engine, &used);
+  }
+  return nb::make_tuple(to_bytes(out, dir == ca::Direction::decrypt), used);
+}
+
+// --- batch -------------------------------------------------------------------------------------------------------
+
+nb::tuple run_many(std::string_view cipher, std::string_view direction, nb::list keys, nb::list ivs, nb::list datas,
+                   nb::list aads, std::size_t tag_len, bool padding, std::size_t xts_unit, const std::string& engine) {
+  const ca::Direction dir = parse_direction(direction);
+  const ca::CipherSpec spec = make_spec(cipher, padding);
+  check_tag_len(spec, tag_len);
+  const std::size_t n = nb::len(datas);
+  if (nb::len(keys) != n || nb::len(ivs) != n || nb::len(aads) != n)
+    throw ca::InvalidArgument("keys, ivs, datas and aads must have the same length (got " + std::to_string(nb::len(keys)) +
+                              ", " + std::to_string(nb::len(ivs)) + ", " + std::to_string(n) + ", " +
+                              std::to_string(nb::len(aads)) + ")");
+
+  const bool aead = spec.is_aead();
+  const bool encrypting = dir == ca::Direction::encrypt;
+
+  std::vector<pyca::ByteArg> args;  // 4 per job: key, iv, data, aad
+  args.reserve(4 * n);
+  std::vector<ca::bytes> outs(n);
+  std::vector<ca::bytes> tags(n);
+  std::vector<ca::CipherJob> jobs;
+  jobs.reserve(n);
+  std::vector<std::size_t> job_of(n, SIZE_MAX);  // index into `jobs`; SIZE_MAX: not run (GCM input shorter than tag)
+  std::size_t total = 0;
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string where = "[" + std::to_string(i) + "]";
+    const pyca::ByteArg& key = args.emplace_back(keys[i], ("keys" + where).c_str());
+    const pyca::ByteArg& iv = args.emplace_back(ivs[i], ("ivs" + where).c_str());
+    const pyca::ByteArg& data = args.emplace_back(datas[i], ("datas" + where).c_str());
+    const pyca::ByteArg& aad = args.emplace_back(aads[i], ("aads" + where).c_str());
+    total += data.size() + aad.size();
+
+    ca::bytes_view in = data.view();
+    if (aead) {
+      if (encrypting) {
+        tags[i].resize(tag_len);
+      } else {
+        if (in.size() < tag_len) continue;  // cannot hold a tag: reported as a failed job (None)
+        tags[i].assign(in.end() - static_cast<std::ptrdiff_t>(tag_len), in.end());
+        in = in.first(in.size() - tag_len);
+      }
+    }
+    outs[i].resize(encrypting ? ca::encrypted_size(spec, in.size(), tag_len) - (aead ? tag_len : 0) : in.size());
+    ca::CipherJob job;
+    job.key = key.view();
+    job.iv = iv.view();
+    job.in = in;
+    job.out = outs[i];
+    job.aad = aad.view();
+    job.tag = tags[i];
+    job_of[i] = jobs.size();
+    jobs.push_back(std::move(job));
+  }
+
+  ca::BatchReport report;
+  {
+    MaybeReleaseGil gil(total > kReleaseGilAbove);
+    ca::BatchOptions options;
+    options.engine = engine;
+    options.xts_unit = xts_unit;
+    report = ca::run_batch(spec, dir, jobs, options);
+  }
+
+  // Arguments that are unusable are the caller's bug: raise for the first such job rather than return None.
+  for (std::size_t i = 0; i < n; ++i) {
+    if (job_of[i] == SIZE_MAX) continue;
+    const ca::CipherJob& job = jobs[job_of[i]];
+    if (job.status == ca::JobStatus::invalid_argument)
+      throw ca::InvalidArgument("job " + std::to_string(i) + ": " + job.error);
+    if (encrypting && job.status != ca::JobStatus::ok)
+      throw ca::Error("job " + std::to_string(i) + ": " + (job.error.empty() ? "encryption failed" : job.error));
+  }
+
+  nb::list results;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (job_of[i] == SIZE_MAX) {
+      results.append(nb::none());
+      continue;
+    }
+    const ca::CipherJob& job = jobs[job_of[i]];
+    if (job.status != ca::JobStatus::ok) {  // decrypt: auth_failed or bad_decrypt
+      results.append(nb::none());
+      continue;
+    }
+    ca::bytes& out = outs[i];
+    out.resize(job.out_len);
+    if (encrypting && aead) out.insert(out.end(), tags[i].begin(), tags[i].end());
+    results.append(to_bytes(out, !encrypting));
+  }
+  return nb::make_tuple(results, report.engine);
+}
+
+// --- introspection -----------------------------------------------------------------------------------------------
+
+nb::list engines_list() {
+  nb::list out;
+  for (const ca::EngineInfo& e : ca::engines()) {
+    nb::dict d;
+    d["name"] = e.name;
+    d["description"] = e.description;
+    d["available"] = e.available;
+    d["unavailable_reason"] = e.unavailable_reason;
+    out.append(d);
+  }
+  return out;
+}
+
+nb::dict cipher_info(std::string_view cipher) {
+  const ca::CipherSpec spec = ca::CipherSpec::parse(cipher);
+  nb::dict d;
+  d["name"] = spec.name();
+  d["key_size"] = spec.key_size();
+  d["iv_size"] = spec.iv_size();
+  d["block_size"] = std::size_t{16};
+  d["aead"] = spec.is_aead();
+  static constexpr const char* kModeNames[] = {"ecb", "cbc", "ctr", "gcm", "xts"};
+  d["mode"] = kModeNames[static_cast<int>(spec.mode)];
+  d["block_cipher"] = spec.cipher == ca::BlockCipher::sm4 ? "sm4" : "aes";
+  return d;
+}
+
+nb::bytes xts_tweak(std::uint64_t n) {
+  const auto t = ca::xts_tweak(n);
+  return nb::bytes(t.data(), t.size());
+}
+
+}  // namespace
+
+NB_MODULE(_cryptaccel, m) {
+  m.doc() = "Private extension module of the cryptaccel package; use the functions of `cryptaccel` instead.";
+
+  const nb::module_ errors = nb::module_::import_("cryptaccel._errors");
+  g_exc.error = load_exception_type(errors, "Error");
+  g_exc.invalid_argument = load_exception_type(errors, "InvalidArgument");
+  g_exc.authentication_failed = load_exception_type(errors, "AuthenticationFailed");
+  g_exc.bad_decrypt = load_exception_type(errors, "BadDecrypt");
+  g_exc.engine_unavailable = load_exception_type(errors, "EngineUnavailable");
+  nb::register_exception_translator(translate_cryptaccel_errors);
+
+  m.attr("__version__") = ca::kVersion;
+  m.attr("_built_with_cuda") = ca::kBuiltWithCuda;
+  m.attr("_release_gil_above") = kReleaseGilAbove;
+
+  m.def(
+      "_encrypt",
+      [](std::string_view cipher, nb::handle key, nb::handle data, nb::handle iv, nb::handle aad, std::size_t tag_len,
+         bool padding, std::size_t xts_unit, const std::string& engine) {
+        return one_shot(ca::Direction::encrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
+      },
+      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
+      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      "_encrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
+  m.def(
+      "_decrypt",
+      [](std::string_view cipher, nb::handle key, nb::handle data, nb::handle iv, nb::handle aad, std::size_t tag_len,
+         bool padding, std::size_t xts_unit, const std::string& engine) {
+        return one_shot(ca::Direction::decrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
+      },
+      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
+      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      "_decrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
+  m.def("_run_many", &run_many, nb::arg("cipher"), nb::arg("direction"), nb::arg("keys"), nb::arg("ivs"),
+        nb::arg("datas"), nb::arg("aads"), nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"),
+        nb::arg("engine"),
+        "_run_many(cipher, direction, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine) -> "
+        "(list[bytes | None], engine_name)");
+  m.def("_engines", &engines_list, "_engines() -> list[dict]");
+  m.def(
+      "_resolve_engine",
+      [](const std::string& engine, std::string_view cipher, std::string_view direction) {
+        return ca::resolve_engine(engine, ca::CipherSpec::parse(cipher), parse_direction(direction));
+      },
+      nb::arg("engine"), nb::arg("cipher"), nb::arg("direction"), "_resolve_engine(engine, cipher, direction) -> str");
+  m.def("_cipher_names", &ca::cipher_names, "_cipher_names() -> list[str]");
+  m.def("_cipher_info", &cipher_info, nb::arg("cipher"), "_cipher_info(cipher) -> dict");
+  m.def("_xts_tweak", &xts_tweak, nb::arg("n"), "_xts_tweak(n) -> bytes");
+}

@@ -1,0 +1,341 @@
+// `cryptaccel enc` / `cryptaccel dec`: openssl-enc-compatible raw-key encryption (-K/-iv, no password derivation),
+// with GCM (--aad, --taglen) and XTS (--xts-unit, --xts-sector) extensions. The library does the cryptography.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atomic_output.hpp"
+#include "commands.hpp"
+#include "cryptaccel/cipher.hpp"
+#include "cryptaccel/engine.hpp"
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/modes.hpp"
+#include "cryptaccel/types.hpp"
+#include "hex.hpp"
+
+namespace cryptaccel::cli {
+namespace {
+
+/// Everything the command line said, before any checking against the cipher.
+struct EncOptions {
+  std::optional<CipherSpec> spec;
+  Direction dir = Direction::encrypt;
+  std::string in_path;   // "" or "-": stdin
+  std::string out_path;  // "" or "-": stdout
+  std::optional<std::string> key_hex;
+  std::optional<std::string> iv_hex;
+  bool nopad = false;
+  std::string engine = "auto";
+  std::optional<std::string> aad_path;
+  std::optional<std::size_t> tag_len;
+  std::optional<std::size_t> xts_unit;
+  std::optional<std::uint64_t> xts_sector;
+  bool verbose = false;
+  bool help = false;
+};
+
+enum class Opt { in, out, key, iv, nopad, nosalt, cipher, engine, aad, taglen, xts_unit, xts_sector, enc, dec, verbose, help };
+
+struct OptionDef {
+  std::string_view name;  // spelled after one or two dashes
+  Opt id;
+  bool takes_value;
+};
+
+constexpr OptionDef kOptions[] = {
+    {"in", Opt::in, true},           {"out", Opt::out, true},          {"K", Opt::key, true},
+    {"key", Opt::key, true},         {"iv", Opt::iv, true},            {"nopad", Opt::nopad, false},
+    {"nosalt", Opt::nosalt, false},  {"cipher", Opt::cipher, true},    {"engine", Opt::engine, true},
+    {"aad", Opt::aad, true},         {"taglen", Opt::taglen, true},    {"xts-unit", Opt::xts_unit, true},
+    {"xts-sector", Opt::xts_sector, true}, {"e", Opt::enc, false},     {"d", Opt::dec, false},
+    {"v", Opt::verbose, false},      {"verbose", Opt::verbose, false}, {"h", Opt::help, false},
+    {"help", Opt::help, false},
+};
+
+// openssl enc options that derive the key from a password: named in a clearer error than "unknown option".
+constexpr std::string_view kPasswordOptions[] = {"k", "pass", "kfile", "pbkdf2", "iter", "md", "S", "salt"};
+
+constexpr const char* kUsage =
+    "Usage: cryptaccel %s -CIPHER -K HEX [-iv HEX] [options]\n"
+    "Encrypt or decrypt like `openssl enc` with a raw key (no password-based key derivation).\n"
+    "\n"
+    "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts\n"
+    "  -e, -d                  encrypt (default for enc) or decrypt (default for dec)\n"
+    "  -K, --key HEX           key, exactly the cipher's key size (XTS: both halves)\n"
+    "  -iv, --iv HEX           IV: 16 bytes for CBC, CTR and XTS (the tweak); GCM: any non-zero length;\n"
+    "                          ignored with a warning for ECB\n"
+    "  -in, --in FILE          input file (default or '-': stdin)\n"
+    "  -out, --out FILE        output file (default or '-': stdout); written only when everything succeeded\n"
+    "  -nopad                  no PKCS#7 padding (ECB/CBC): the input length must be a multiple of 16\n"
+    "  -nosalt                 accepted and ignored (no salt is used with -K)\n"
+    "  --engine NAME           auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
+    "  --aad FILE              GCM: additional authenticated data\n"
+    "  --taglen N              GCM: tag length in bytes, 4..16 (default 16); output is ciphertext || tag\n"
+    "  --xts-unit N            XTS: data-unit size in bytes (default 0: the whole input is one unit)\n"
+    "  --xts-sector N          XTS: tweak = data-unit number N (instead of -iv)\n"
+    "  -v, --verbose           print the engine used to stderr\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "Every option may be written with one or two dashes; --name=value works too.\n"
+    "Ciphers: %s\n";
+
+std::string join_cipher_names() {
+  std::string out;
+  for (const std::string& name : cipher_names()) out += (out.empty() ? "" : ", ") + name;
+  return out;
+}
+
+std::uint64_t parse_number(std::string_view text, std::string_view option) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw InvalidArgument(std::string(option) + ": not a non-negative integer: '" + std::string(text) + "'");
+  }
+  return value;
+}
+
+CipherSpec parse_cipher(std::string_view name) {
+  try {
+    return CipherSpec::parse(name);
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument("unknown cipher '" + std::string(name) + "' (supported: " + join_cipher_names() + ")");
+  }
+}
+
+bool starts_with_cipher_family(std::string_view body) {
+  std::string lower(body.substr(0, 3));
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  return lower == "aes" || lower == "sm4";
+}
+
+void set_cipher(EncOptions& opt, const CipherSpec& spec) {
+  if (opt.spec && *opt.spec != spec) throw InvalidArgument("more than one cipher given");
+  opt.spec = spec;
+}
+
+EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_default) {
+  EncOptions opt;
+  if (decrypt_by_default) opt.dir = Direction::decrypt;
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') throw InvalidArgument("unexpected argument '" + arg + "'");
+    const bool double_dash = arg[1] == '-';
+    std::string_view body = std::string_view(arg).substr(double_dash ? 2 : 1);
+    std::optional<std::string> inline_value;
+    if (double_dash) {
+      if (const auto eq = body.find('='); eq != std::string_view::npos) {
+        inline_value = std::string(body.substr(eq + 1));
+        body = body.substr(0, eq);
+      }
+    }
+
+    const auto def = std::find_if(std::begin(kOptions), std::end(kOptions),
+                                  [&](const OptionDef& d) { return d.name == body; });
+    if (def == std::end(kOptions)) {
+      if (std::find(std::begin(kPasswordOptions), std::end(kPasswordOptions), body) != std::end(kPasswordOptions)) {
+        throw InvalidArgument("'" + arg + "': password-based keys are not supported (give the key with -K and the IV with -iv)");
+      }
+      if (!inline_value && starts_with_cipher_family(body)) {
+        set_cipher(opt, parse_cipher(body));
+        continue;
+      }
+      throw InvalidArgument("unknown option '" + arg + "' (see --help)");
+    }
+
+    std::string value;
+    if (def->takes_value) {
+      if (inline_value) {
+        value = *inline_value;
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        throw InvalidArgument("option '" + arg + "' needs a value");
+      }
+    } else if (inline_value) {
+      throw InvalidArgument("option '--" + std::string(body) + "' takes no value");
+    }
+
+    switch (def->id) {
+      case Opt::in: opt.in_path = value; break;
+      case Opt::out: opt.out_path = value; break;
+      case Opt::key: opt.key_hex = value; break;
+      case Opt::iv: opt.iv_hex = value; break;
+      case Opt::nopad: opt.nopad = true; break;
+      case Opt::nosalt: break;
+      case Opt::cipher: set_cipher(opt, parse_cipher(value)); break;
+      case Opt::engine: opt.engine = value; break;
+      case Opt::aad: opt.aad_path = value; break;
+      case Opt::taglen: opt.tag_len = parse_number(value, "--taglen"); break;
+      case Opt::xts_unit: opt.xts_unit = parse_number(value, "--xts-unit"); break;
+      case Opt::xts_sector: opt.xts_sector = parse_number(value, "--xts-sector"); break;
+      case Opt::enc: opt.dir = Direction::encrypt; break;
+      case Opt::dec: opt.dir = Direction::decrypt; break;
+      case Opt::verbose: opt.verbose = true; break;
+      case Opt::help: opt.help = true; break;
+    }
+  }
+  return opt;
+}
+
+bytes decode_hex_option(const std::string& hex, std::string_view option) {
+  try {
+    return parse_hex(hex);
+  } catch (const std::invalid_argument& e) {
+    throw InvalidArgument("invalid hex in " + std::string(option) + ": " + e.what());
+  }
+}
+
+std::string byte_count(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " byte" : " bytes") + " (" + std::to_string(2 * n) + " hex digits)";
+}
+
+bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
+
+/// Reads all of a file ("" or "-": stdin) into memory.
+bytes read_all(const std::string& path) {
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, FileCloser> owned;
+  std::FILE* f = stdin;
+  if (!is_stdio(path)) {
+    owned.reset(std::fopen(path.c_str(), "rb"));
+    if (!owned) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
+    f = owned.get();
+  }
+  const std::string name = is_stdio(path) ? std::string("stdin") : "'" + path + "'";
+
+  bytes data;
+  struct stat st {};
+  if (::fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    data.reserve(static_cast<std::size_t>(st.st_size) + 1);  // +1: the first read then also sees end of file
+  }
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  for (;;) {
+    const std::size_t old_size = data.size();
+    data.resize(std::max(old_size + kChunk, data.capacity()));
+    const std::size_t want = data.size() - old_size;
+    const std::size_t got = std::fread(data.data() + old_size, 1, want, f);
+    data.resize(old_size + got);
+    if (got < want) {
+      if (std::ferror(f)) throw std::runtime_error("cannot read " + name + ": " + std::strerror(errno));
+      return data;
+    }
+  }
+}
+
+/// Wipes a key buffer when the command ends, however it ends.
+struct WipeOnExit {
+  bytes& data;
+  ~WipeOnExit() { secure_wipe(data.data(), data.size()); }
+};
+
+void run(const EncOptions& opt, const char* command) {
+  if (!opt.spec) throw InvalidArgument("no cipher given (e.g. -aes-128-cbc or -cipher NAME; see --help)");
+  CipherSpec spec = *opt.spec;
+  spec.padding = !opt.nopad;
+  const std::string name = spec.name();
+  const bool gcm = spec.mode == Mode::gcm;
+  const bool xts = spec.mode == Mode::xts;
+
+  if (!opt.key_hex) throw InvalidArgument("-K is required (password-based keys are not supported)");
+  bytes key = decode_hex_option(*opt.key_hex, "-K");
+  const WipeOnExit wipe_key{key};
+  if (key.size() != spec.key_size()) {
+    throw InvalidArgument("-K must be " + byte_count(spec.key_size()) + " for " + name + ", got " +
+                          byte_count(key.size()));
+  }
+
+  if (opt.aad_path && !gcm) throw InvalidArgument("--aad is only valid with GCM ciphers");
+  if (opt.tag_len && !gcm) throw InvalidArgument("--taglen is only valid with GCM ciphers");
+  if ((opt.xts_unit || opt.xts_sector) && !xts) {
+    throw InvalidArgument(std::string(opt.xts_unit ? "--xts-unit" : "--xts-sector") + " is only valid with XTS ciphers");
+  }
+  if (opt.tag_len && (*opt.tag_len < 4 || *opt.tag_len > 16)) {
+    throw InvalidArgument("--taglen must be between 4 and 16, got " + std::to_string(*opt.tag_len));
+  }
+
+  bytes iv;
+  if (opt.iv_hex) iv = decode_hex_option(*opt.iv_hex, "-iv");
+  const bool iv_ignored = spec.mode == Mode::ecb && opt.iv_hex;
+  if (spec.mode == Mode::ecb) {
+    iv.clear();
+  } else if (xts && opt.xts_sector) {
+    if (opt.iv_hex) throw InvalidArgument("-iv and --xts-sector are mutually exclusive");
+    const auto tweak = xts_tweak(*opt.xts_sector);
+    iv.assign(tweak.begin(), tweak.end());
+  } else if (!opt.iv_hex) {
+    throw InvalidArgument(xts ? "-iv (the tweak) or --xts-sector is required for " + name
+                              : "-iv is required for " + name);
+  } else if (gcm) {
+    if (iv.empty()) throw InvalidArgument("-iv must not be empty for " + name);
+  } else if (iv.size() != spec.iv_size()) {
+    throw InvalidArgument("-iv must be " + byte_count(spec.iv_size()) + " for " + name + ", got " +
+                          byte_count(iv.size()));
+  }
+
+  if (opt.aad_path && is_stdio(*opt.aad_path) && is_stdio(opt.in_path)) {
+    throw InvalidArgument("--aad and the input cannot both be stdin");
+  }
+
+  resolve_engine(opt.engine, spec, opt.dir);  // fail before reading a large input
+  AtomicOutput output(opt.out_path);
+  const bytes input = read_all(opt.in_path);
+  const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
+
+  CipherParams params;
+  params.key = key;
+  params.iv = iv;
+  params.aad = aad;
+  params.tag_len = opt.tag_len.value_or(16);
+  params.xts_unit = opt.xts_unit.value_or(0);
+
+  std::string engine_used;
+  const bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, input, opt.engine, &engine_used)
+                                                     : decrypt(spec, params, input, opt.engine, &engine_used);
+  if (opt.verbose) std::fprintf(stderr, "engine: %s\n", engine_used.c_str());
+  output.commit(result);
+  // Warned only on success, so that a failure is always exactly one line.
+  if (iv_ignored) std::fprintf(stderr, "cryptaccel %s: warning: iv not used by this cipher\n", command);
+}
+
+void report_error(const char* command, std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "cryptaccel %s: %s\n", command, message.c_str());
+}
+
+}  // namespace
+
+int run_enc(const std::vector<std::string>& args, bool decrypt_by_default) {
+  const char* command = decrypt_by_default ? "dec" : "enc";
+  try {
+    const EncOptions opt = parse_args(args, decrypt_by_default);
+    if (opt.help) {
+      std::printf(kUsage, command, join_cipher_names().c_str());
+      return 0;
+    }
+    run(opt, command);
+    return 0;
+  } catch (const std::bad_alloc&) {
+    report_error(command, "out of memory");
+  } catch (const std::exception& e) {
+    report_error(command, e.what());
+  }
+  return 1;
+}
+
+}  // namespace cryptaccel::cli

@@ -1,0 +1,12 @@
+// Sub-commands of the `cryptaccel` tool. Each takes the arguments after its own name and returns the exit status.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace cryptaccel::cli {
+
+/// `cryptaccel enc` (decrypt_by_default false) and `cryptaccel dec` (true): openssl-enc-compatible raw-key
+/// encryption and decryption. Prints one "cryptaccel enc: ..." line to stderr and returns 1 on any error.
+int run_enc(const std::vector<std::string>& args, bool decrypt_by_default);
+
+}  // namespace cryptaccel::cli

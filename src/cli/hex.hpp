@@ -1,0 +1,13 @@
+// Strict hexadecimal decoding for key and IV arguments.
+#pragma once
+#include <string_view>
+
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cli {
+
+/// Decodes `text`: two hex digits per byte, either case, nothing else (no "0x", no spaces). An empty string gives no
+/// bytes. Throws std::invalid_argument with a one-line reason (odd length, or the first non-hex character).
+bytes parse_hex(std::string_view text);
+
+}  // namespace cryptaccel::cli
