@@ -16,8 +16,9 @@ namespace cryptaccel {
 enum class JobStatus {
   pending,           ///< not run yet
   ok,                ///< done; `out_len` bytes of `out` are valid
-  auth_failed,       ///< GCM tag mismatch; `out` was not written
-  bad_decrypt,       ///< bad padding or ciphertext length; `out` was not written
+  auth_failed,       ///< GCM tag mismatch; `out` holds no plaintext (not written)
+  bad_decrypt,       ///< bad padding or ciphertext length; `out` holds no plaintext (a job that was split over
+                     ///< threads had its `out` zeroed, which for an in-place job also clears the ciphertext)
   invalid_argument,  ///< bad key, IV, tag or buffer size; `out` was not written
 };
 
@@ -38,6 +39,9 @@ struct CipherJob {
 struct BatchOptions {
   std::string_view engine = "auto";  ///< "auto" or an engine name
   std::size_t xts_unit = 0;          ///< XTS data-unit size (0: each job is one data unit)
+  /// Host threads for engines that run on CPU cores (0: all cores). Large jobs are split into pieces that run in
+  /// parallel where the mode allows (ECB, CTR, XTS with data units, CBC decryption); the result is byte-identical.
+  std::size_t threads = 0;
 };
 
 /// What a batch did.

@@ -21,6 +21,9 @@ class Engine {
   virtual std::string unavailable_reason() const = 0;
   /// Whether this engine implements `spec` in direction `dir`.
   virtual bool supports(const CipherSpec& spec, Direction dir) const = 0;
+  /// True for engines that compute on host CPU cores: dispatch then splits large jobs and calls run_cipher_jobs
+  /// concurrently from several threads, on disjoint jobs. Engines with their own parallelism (GPU) return false.
+  virtual bool runs_on_host_threads() const = 0;
   /// Runs every job whose status is `pending` (all were validated); sets each job's status.
   virtual void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                                const BatchOptions& options) const = 0;

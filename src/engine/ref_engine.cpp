@@ -1,4 +1,4 @@
-// The `ref` engine: portable C++, constant-time bitsliced AES/SM4, serial over jobs. The oracle for other engines.
+// The `ref` engine: portable C++, constant-time bitsliced AES/SM4; dispatch spreads its jobs over host threads. The oracle for other engines.
 #include "engine/engine.hpp"
 #include "ref/cipher_modes.hpp"
 
@@ -13,6 +13,7 @@ class RefEngine final : public Engine {
   }
   std::string unavailable_reason() const override { return {}; }
   bool supports(const CipherSpec&, Direction) const override { return true; }
+  bool runs_on_host_threads() const override { return true; }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
     for (CipherJob& job : jobs)

@@ -1,0 +1,118 @@
+// A small fork-join pool. Each parallel_for posts up to threads-1 "tickets" to the shared queue; a worker that takes a
+// ticket joins the loop over the items. The caller works on the items too, then withdraws its tickets that no worker
+// has taken yet, so a parallel_for never waits for a queued ticket: nesting cannot deadlock.
+#include "engine/thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace cryptaccel::engine {
+namespace {
+
+/// One parallel_for call; lives on the caller's stack until every taken ticket has finished.
+struct Loop {
+  std::size_t n = 0;
+  const std::function<void(std::size_t)>* fn = nullptr;
+  std::atomic<std::size_t> next{0};
+  std::size_t running_tickets = 0;  // guarded by the pool mutex
+  std::exception_ptr error;         // guarded by the pool mutex
+  std::condition_variable finished;
+
+  /// Runs items until none is left; returns the first exception it caught (if any).
+  std::exception_ptr work() {
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) {
+      try {
+        (*fn)(i);
+      } catch (...) {
+        next.store(n, std::memory_order_relaxed);  // stop handing out items
+        return std::current_exception();
+      }
+    }
+    return nullptr;
+  }
+};
+
+class Pool {
+ public:
+  Pool() {
+    const std::size_t workers = hardware_threads() - 1;
+    for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { worker(); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+  void run(Loop& loop, std::size_t helpers) {
+    helpers = std::min(helpers, threads_.size());
+    {
+      std::lock_guard lock(mutex_);
+      for (std::size_t i = 0; i < helpers; ++i) queue_.push_back(&loop);
+    }
+    if (helpers == 1) wake_.notify_one();
+    else if (helpers > 1) wake_.notify_all();
+
+    std::exception_ptr mine = loop.work();
+    std::unique_lock lock(mutex_);
+    queue_.erase(std::remove(queue_.begin(), queue_.end(), &loop), queue_.end());  // withdraw untaken tickets
+    loop.finished.wait(lock, [&] { return loop.running_tickets == 0; });
+    if (!loop.error) loop.error = mine;
+    if (loop.error) std::rethrow_exception(loop.error);
+  }
+
+ private:
+  void worker() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      Loop* loop = queue_.front();
+      queue_.pop_front();
+      ++loop->running_tickets;
+      lock.unlock();
+      std::exception_ptr error = loop->work();
+      lock.lock();
+      if (error && !loop->error) loop->error = error;
+      if (--loop->running_tickets == 0) loop->finished.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Loop*> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+std::size_t hardware_threads() {
+  static const std::size_t n = std::max(1u, std::thread::hardware_concurrency());
+  return n;
+}
+
+void parallel_for(std::size_t n, std::size_t threads, const std::function<void(std::size_t)>& fn) {
+  if (threads == 0) threads = hardware_threads();
+  threads = std::min(threads, n);
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  static Pool pool;
+  Loop loop;
+  loop.n = n;
+  loop.fn = &fn;
+  pool.run(loop, threads - 1);
+}
+
+}  // namespace cryptaccel::engine
