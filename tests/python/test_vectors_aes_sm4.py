@@ -20,7 +20,7 @@ from typing import Callable, List
 import pytest
 
 import cryptaccel
-from conftest import cryptography_vectors_ciphers_dir
+from conftest import cryptography_vectors_ciphers_dir, skip_or_fail
 from nist_rsp import Record, parse_file
 
 MAX_REPORTED = 12
@@ -227,4 +227,4 @@ def test_sm4_vectors(nist_ciphers_dir, rel, engine, vector_report):
 def test_vector_package_present():
     """Makes a missing cryptography_vectors visible as one clear skip rather than only as many skipped cases."""
     if cryptography_vectors_ciphers_dir() is None:
-        pytest.skip("cryptography_vectors is not installed (pip install cryptography_vectors): NIST vectors not run")
+        skip_or_fail("cryptography_vectors is not installed (pip install cryptography_vectors): NIST vectors not run")
