@@ -5,6 +5,7 @@
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/sm4.hpp"
 #include "cryptaccel/types.hpp"

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "algo/gf256_bitsliced.hpp"
+#include "algo/bits.hpp"
 #include "algo/hd.hpp"
 
 namespace cryptaccel::algo {
@@ -31,24 +32,15 @@ CA_HD void sm4_sbox_planes(W s[8]) {
   sm4_affine_planes(inv, s);
 }
 
-CA_HD std::uint32_t sm4_rotl(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
-CA_HD std::uint32_t sm4_load_be(const std::uint8_t* p) {
-  return (std::uint32_t{p[0]} << 24) | (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
-}
-CA_HD void sm4_store_be(std::uint32_t v, std::uint8_t* p) {
-  p[0] = static_cast<std::uint8_t>(v >> 24), p[1] = static_cast<std::uint8_t>(v >> 16);
-  p[2] = static_cast<std::uint8_t>(v >> 8), p[3] = static_cast<std::uint8_t>(v);
-}
-
 /// τ (the S-box on each byte) applied to `n` <= 16 words at once.
 CA_HD void sm4_tau_words(std::uint32_t* words, int n) {
   std::uint8_t b[4 * kSm4Lanes];
-  for (int j = 0; j < n; ++j) sm4_store_be(words[j], b + 4 * j);
+  for (int j = 0; j < n; ++j) store_be32(b + 4 * j, words[j]);
   std::uint64_t p[8];
   bytes_to_planes(b, 4 * n, p);
   sm4_sbox_planes(p);
   planes_to_bytes(p, 4 * n, b);
-  for (int j = 0; j < n; ++j) words[j] = sm4_load_be(b + 4 * j);
+  for (int j = 0; j < n; ++j) words[j] = load_be32(b + 4 * j);
 }
 
 /// The 32 round keys.
@@ -61,13 +53,13 @@ struct Sm4RoundKeys {
 CA_HD void sm4_expand_key(const std::uint8_t key[16], Sm4RoundKeys& out) {
   constexpr std::uint32_t kFk[4] = {0xA3B1BAC6u, 0x56AA3350u, 0x677D9197u, 0xB27022DCu};
   std::uint32_t k[4];
-  for (int i = 0; i < 4; ++i) k[i] = sm4_load_be(key + 4 * i) ^ kFk[i];
+  for (int i = 0; i < 4; ++i) k[i] = load_be32(key + 4 * i) ^ kFk[i];
   for (int i = 0; i < 32; ++i) {
     std::uint32_t ck = 0;
     for (int j = 0; j < 4; ++j) ck = (ck << 8) | ((4u * i + j) * 7u & 0xFFu);
     std::uint32_t b = k[(i + 1) & 3] ^ k[(i + 2) & 3] ^ k[(i + 3) & 3] ^ ck;
     sm4_tau_words(&b, 1);
-    k[i & 3] ^= b ^ sm4_rotl(b, 13) ^ sm4_rotl(b, 23);
+    k[i & 3] ^= b ^ rotl32(b, 13) ^ rotl32(b, 23);
     out.rk[i] = k[i & 3];
   }
   for (auto& w : k) w = 0;
@@ -79,17 +71,17 @@ CA_HD void sm4_crypt_blocks(const Sm4RoundKeys& keys, bool decrypt, const std::u
   std::uint32_t x[kSm4Lanes][4];
   std::uint32_t b[kSm4Lanes];
   for (int j = 0; j < n; ++j)
-    for (int w = 0; w < 4; ++w) x[j][w] = sm4_load_be(in + 16 * j + 4 * w);
+    for (int w = 0; w < 4; ++w) x[j][w] = load_be32(in + 16 * j + 4 * w);
   for (int i = 0; i < 32; ++i) {
     const std::uint32_t rk = keys.rk[decrypt ? 31 - i : i];
     for (int j = 0; j < n; ++j) b[j] = x[j][(i + 1) & 3] ^ x[j][(i + 2) & 3] ^ x[j][(i + 3) & 3] ^ rk;
     sm4_tau_words(b, n);
     for (int j = 0; j < n; ++j)
-      x[j][i & 3] ^= b[j] ^ sm4_rotl(b[j], 2) ^ sm4_rotl(b[j], 10) ^ sm4_rotl(b[j], 18) ^ sm4_rotl(b[j], 24);
+      x[j][i & 3] ^= b[j] ^ rotl32(b[j], 2) ^ rotl32(b[j], 10) ^ rotl32(b[j], 18) ^ rotl32(b[j], 24);
   }
   // After 32 rounds x[j][0..3] = X32..X35; output is R = (X35, X34, X33, X32).
   for (int j = 0; j < n; ++j)
-    for (int w = 0; w < 4; ++w) sm4_store_be(x[j][3 - w], out + 16 * j + 4 * w);
+    for (int w = 0; w < 4; ++w) store_be32(out + 16 * j + 4 * w, x[j][3 - w]);
 }
 
 }  // namespace cryptaccel::algo

@@ -9,4 +9,9 @@ namespace cryptaccel::cli {
 /// encryption and decryption. Prints one "cryptaccel enc: ..." line to stderr and returns 1 on any error.
 int run_enc(const std::vector<std::string>& args, bool decrypt_by_default);
 
+/// `cryptaccel speed`: throughput of the engines (and of OpenSSL with --vs openssl), as an `openssl speed`-like table
+/// and optionally JSON. Usage mistakes and failed checks print "cryptaccel speed: ..." lines to stderr; returns 1
+/// when anything failed.
+int run_speed(const std::vector<std::string>& args);
+
 }  // namespace cryptaccel::cli

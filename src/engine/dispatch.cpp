@@ -15,18 +15,33 @@ struct Chunk {
   std::span<CipherJob> jobs;
 };
 
+/// Per-job cost in bytes-equivalent, so that empty jobs still get divided among threads.
+constexpr std::size_t kJobOverheadBytes = 64;
+
 /// Cuts `jobs` into runs of about `target` input bytes (at least one job each), so that many small jobs cost one
-/// engine call per run rather than one per job.
-void add_chunks(const CipherSpec& spec, std::span<CipherJob> jobs, std::size_t target, std::vector<Chunk>& out) {
+/// engine call per run rather than one per job; calls `emit(run)` for each.
+template <class Job, class Emit>
+void cut_runs(std::span<Job> jobs, std::size_t target, Emit emit) {
   std::size_t begin = 0, bytes = 0;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
-    bytes += jobs[i].in.size() + 64;  // + a per-job cost, so that empty jobs still get divided
+    bytes += jobs[i].in.size() + kJobOverheadBytes;
     if (bytes >= target || i + 1 == jobs.size()) {
-      out.push_back({&spec, jobs.subspan(begin, i + 1 - begin)});
+      emit(jobs.subspan(begin, i + 1 - begin));
       begin = i + 1;
       bytes = 0;
     }
   }
+}
+
+template <class Job>
+std::size_t run_target(std::span<Job> jobs, std::size_t threads) {
+  std::size_t total = 0;
+  for (const Job& job : jobs) total += job.in.size() + kJobOverheadBytes;
+  return std::max<std::size_t>(kMinPieceBytes, total / (threads * 4));
+}
+
+void add_chunks(const CipherSpec& spec, std::span<CipherJob> jobs, std::size_t target, std::vector<Chunk>& out) {
+  cut_runs(jobs, target, [&](std::span<CipherJob> run) { out.push_back({&spec, run}); });
 }
 
 }  // namespace
@@ -42,9 +57,7 @@ void run_jobs(const Engine& engine, const CipherSpec& spec, Direction dir, std::
   CipherSpec unpadded = spec;
   unpadded.padding = false;
 
-  std::size_t total = 0;
-  for (const CipherJob& job : jobs) total += job.in.size() + 64;
-  const std::size_t target = std::max<std::size_t>(kMinPieceBytes, total / (threads * 4));
+  const std::size_t target = run_target(jobs, threads);
   std::vector<Chunk> chunks;
   if (plan.trivial()) {
     add_chunks(spec, jobs, target, chunks);
@@ -56,6 +69,31 @@ void run_jobs(const Engine& engine, const CipherSpec& spec, Direction dir, std::
     engine.run_cipher_jobs(*chunks[i].spec, dir, chunks[i].jobs, options);
   });
   if (!plan.trivial()) plan.merge(jobs);
+}
+
+void run_hash_jobs(const Engine& engine, HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) {
+  const std::size_t threads = options.threads ? options.threads : hardware_threads();
+  if (!engine.runs_on_host_threads() || threads == 1 || jobs.size() < 2) {
+    engine.run_hash_jobs(algorithm, jobs, options);
+    return;
+  }
+  // One message is serial (each block depends on the last), so the parallelism is across messages.
+  std::vector<std::span<HashJob>> runs;
+  cut_runs(jobs, run_target(jobs, threads), [&](std::span<HashJob> run) { runs.push_back(run); });
+  parallel_for(runs.size(), threads, [&](std::size_t i) { engine.run_hash_jobs(algorithm, runs[i], options); });
+}
+
+void run_keccak_permutations(const Engine& engine, std::span<KeccakState> states, std::size_t threads) {
+  if (threads == 0) threads = hardware_threads();
+  constexpr std::size_t kStatesPerRun = 4096;  // ~10 µs of work on one core per run with the portable permutation
+  if (!engine.runs_on_host_threads() || threads == 1 || states.size() <= kStatesPerRun) {
+    engine.run_keccak_permutations(states);
+    return;
+  }
+  const std::size_t runs = (states.size() + kStatesPerRun - 1) / kStatesPerRun;
+  parallel_for(runs, threads, [&](std::size_t i) {
+    engine.run_keccak_permutations(states.subspan(i * kStatesPerRun, std::min(kStatesPerRun, states.size() - i * kStatesPerRun)));
+  });
 }
 
 }  // namespace cryptaccel::engine

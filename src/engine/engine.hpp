@@ -4,8 +4,12 @@
 #include <string>
 #include <string_view>
 
+#include <cstddef>
+#include <cstdint>
+
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/cipher.hpp"
+#include "cryptaccel/hash.hpp"
 
 namespace cryptaccel::engine {
 
@@ -27,6 +31,21 @@ class Engine {
   /// Runs every job whose status is `pending` (all were validated); sets each job's status.
   virtual void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                                const BatchOptions& options) const = 0;
+
+  // --- hashes ---
+  /// A streaming block function: absorbs `n` whole blocks into `state` (layout of src/algo/hash_message.hpp).
+  using HashBlocksFn = void (*)(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n);
+  /// Whether hash_batch can run `algorithm` here.
+  virtual bool supports_hash(HashAlgorithm algorithm) const = 0;
+  /// The block function Hasher uses for `algorithm` on this engine, or nullptr when it does not stream
+  /// (an engine that only runs batches, such as a GPU).
+  virtual HashBlocksFn hash_blocks_function(HashAlgorithm algorithm) const = 0;
+  /// Hashes every pending job (each validated: digest size fits the algorithm); sets each job's status.
+  virtual void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) const = 0;
+  /// Whether keccak_f1600_batch runs here.
+  virtual bool supports_keccak_batch() const = 0;
+  /// Applies Keccak-f[1600] to every state.
+  virtual void run_keccak_permutations(std::span<KeccakState> states) const = 0;
 };
 
 /// The engines compiled into this build, most preferred first (the order `auto` tries them in).
@@ -34,6 +53,15 @@ std::span<const Engine* const> registered_engines();
 
 /// The engine that serves (spec, dir) for `requested` ("auto" or a name); throws EngineUnavailable with the reason.
 const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir);
+
+/// What a hash request needs from an engine.
+enum class HashUse { batch, streaming };
+
+/// The engine that serves hashing `algorithm` (in batches, or streaming through Hasher) for `requested`.
+const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use);
+
+/// The engine that serves keccak_f1600_batch for `requested`.
+const Engine& select_keccak_engine(std::string_view requested);
 
 /// The `ref` engine (always present).
 const Engine& ref_engine();

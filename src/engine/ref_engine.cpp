@@ -1,9 +1,16 @@
 // The `ref` engine: portable C++, constant-time bitsliced AES/SM4; dispatch spreads its jobs over host threads. The oracle for other engines.
+#include "algo/hash_message.hpp"
+#include "algo/keccak.hpp"
 #include "engine/engine.hpp"
+#include "engine/hash_variant.hpp"
 #include "ref/cipher_modes.hpp"
 
 namespace cryptaccel::engine {
 namespace {
+
+void ref_hash_blocks(HashAlgorithm algorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
+  algo::hash_blocks(to_variant(algorithm), state, blocks, n);
+}
 
 class RefEngine final : public Engine {
  public:
@@ -18,6 +25,20 @@ class RefEngine final : public Engine {
                        const BatchOptions& options) const override {
     for (CipherJob& job : jobs)
       if (job.status == JobStatus::pending) ref::run_cipher_job(spec, dir, job, options.xts_unit);
+  }
+
+  bool supports_hash(HashAlgorithm) const override { return true; }
+  HashBlocksFn hash_blocks_function(HashAlgorithm) const override { return &ref_hash_blocks; }
+  void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions&) const override {
+    for (HashJob& job : jobs) {
+      if (job.status != JobStatus::pending) continue;
+      algo::hash_message(to_variant(algorithm), job.in.data(), job.in.size(), job.digest.data(), job.digest.size());
+      job.status = JobStatus::ok;
+    }
+  }
+  bool supports_keccak_batch() const override { return true; }
+  void run_keccak_permutations(std::span<KeccakState> states) const override {
+    for (KeccakState& s : states) algo::keccak_f1600(s.data());
   }
 };
 

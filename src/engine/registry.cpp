@@ -21,24 +21,47 @@ std::span<const Engine* const> registered_engines() {
   return engines;
 }
 
-const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir) {
+namespace {
+
+/// The one selection rule, for any request: `auto` takes the first available engine that can serve it; a named
+/// engine must exist, be available and serve it. `what` names the request in error messages.
+template <class CanServe>
+const Engine& select(std::string_view requested, const std::string& what, CanServe can_serve) {
   if (requested.empty() || requested == "auto") {
     for (const Engine* e : registered_engines())
-      if (e->unavailable_reason().empty() && e->supports(spec, dir)) return *e;
-    throw EngineUnavailable("no available engine supports " + spec.name() + " " + direction_name(dir));
+      if (e->unavailable_reason().empty() && can_serve(*e)) return *e;
+    throw EngineUnavailable("no available engine supports " + what);
   }
   for (const Engine* e : registered_engines()) {
     if (e->name() != requested) continue;
     if (auto why = e->unavailable_reason(); !why.empty())
       throw EngineUnavailable("engine '" + std::string(requested) + "' is not available: " + why);
-    if (!e->supports(spec, dir))
-      throw EngineUnavailable("engine '" + std::string(requested) + "' does not support " + spec.name() + " " + direction_name(dir));
+    if (!can_serve(*e))
+      throw EngineUnavailable("engine '" + std::string(requested) + "' does not support " + what);
     return *e;
   }
   for (auto known : kKnownEngines)
     if (known == requested)
       throw EngineUnavailable("engine '" + std::string(requested) + "' is not built into this version of cryptaccel");
   throw EngineUnavailable("unknown engine '" + std::string(requested) + "' (use auto, cpu, cuda or ref)");
+}
+
+}  // namespace
+
+const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir) {
+  return select(requested, spec.name() + " " + direction_name(dir),
+                [&](const Engine& e) { return e.supports(spec, dir); });
+}
+
+const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use) {
+  const std::string name(hash_info(algorithm).name);
+  if (use == HashUse::streaming)
+    return select(requested, "streaming " + name, [&](const Engine& e) { return e.hash_blocks_function(algorithm) != nullptr; });
+  return select(requested, name, [&](const Engine& e) { return e.supports_hash(algorithm); });
+}
+
+const Engine& select_keccak_engine(std::string_view requested) {
+  return select(requested, "keccak-f[1600] batches", [](const Engine& e) { return e.supports_keccak_batch(); });
 }
 
 }  // namespace cryptaccel::engine

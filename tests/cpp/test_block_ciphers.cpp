@@ -66,7 +66,7 @@ TEST(Sm4Sbox, MatchesStandardTableEntries) {
   std::uint32_t words[5] = {0x00010203, 0x04050607, 0x08090a0b, 0x0c0d0e0f, 0xff};
   algo::sm4_tau_words(words, 5);
   std::uint8_t got[16];
-  for (int i = 0; i < 4; ++i) algo::sm4_store_be(words[i], got + 4 * i);
+  for (int i = 0; i < 4; ++i) algo::store_be32(got + 4 * i, words[i]);
   EXPECT_EQ(to_hex(bytes_view(got, 16)), to_hex(bytes_view(expected_row0, 16)));
   EXPECT_EQ(words[4] & 0xFF, 0x48u);
 }

@@ -1,0 +1,33 @@
+// Batch hashing and batch Keccak-f[1600]: validation, engine choice, dispatch.
+#include "cryptaccel/hash.hpp"
+#include "engine/dispatch.hpp"
+#include "engine/engine.hpp"
+
+namespace cryptaccel {
+
+BatchReport hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) {
+  const engine::Engine& chosen = engine::select_hash_engine(options.engine, algorithm, engine::HashUse::batch);
+  const HashInfo& info = hash_info(algorithm);
+  for (HashJob& job : jobs) {
+    job.error.clear();
+    job.status = JobStatus::pending;
+    if (info.xof ? job.digest.empty() : job.digest.size() != info.digest_size) {
+      job.status = JobStatus::invalid_argument;
+      job.error = "a " + std::string(info.name) + " digest buffer must be " +
+                  (info.xof ? std::string("at least 1 byte") : std::to_string(info.digest_size) + " bytes") +
+                  ", got " + std::to_string(job.digest.size());
+    }
+  }
+  engine::run_hash_jobs(chosen, algorithm, jobs, options);
+  BatchReport report{std::string(chosen.name())};
+  for (const HashJob& job : jobs) (job.status == JobStatus::ok ? report.succeeded : report.failed)++;
+  return report;
+}
+
+std::string keccak_f1600_batch(std::span<KeccakState> states, std::string_view engine) {
+  const engine::Engine& chosen = engine::select_keccak_engine(engine);
+  engine::run_keccak_permutations(chosen, states, 0);
+  return std::string(chosen.name());
+}
+
+}  // namespace cryptaccel

@@ -1,0 +1,379 @@
+// `cryptaccel speed`: throughput of every engine, like `openssl speed -evp`, optionally next to OpenSSL itself.
+// This file parses the command line and runs the cells; what is timed is behind the Workload interface
+// (speed_workload.hpp), how it is timed in speed_timer.cpp, and how results are shown in speed_report.cpp.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "atomic_output.hpp"
+#include "commands.hpp"
+#include "cryptaccel/cipher.hpp"
+#include "cryptaccel/engine.hpp"
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/version.hpp"
+#include "speed_evp.hpp"
+#include "speed_machine.hpp"
+#include "speed_report.hpp"
+#include "speed_timer.hpp"
+#include "speed_workload.hpp"
+
+namespace cryptaccel::cli {
+namespace {
+
+using speed::kOpenSsl;
+
+constexpr std::size_t kDefaultSizes[] = {16, 64, 256, 1024, 8192, 16384};
+/// Largest message, and largest total of one batch (inputs; outputs come on top).
+constexpr std::size_t kMaxCellBytes = std::size_t{1} << 30;
+constexpr double kMaxSeconds = 3600;
+constexpr std::size_t kMaxThreads = 4096;
+
+/// Everything the command line said, before checking.
+struct SpeedArgs {
+  std::vector<std::string> algorithms;
+  std::vector<std::string> engines;
+  std::vector<std::string> sizes;
+  double seconds = 1.0;
+  std::string threads;  // checked by make_plan: CLI11 would take "-1" for a size_t
+  std::string batch;
+  std::string json_path;
+  std::string vs;
+};
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+/// "16", "1k" (1024), "64K", "1M" (1048576): a message size in bytes, 1 to 1 GiB.
+std::size_t parse_size(std::string_view text) {
+  const std::string shown(text);
+  std::size_t multiplier = 1;
+  if (!text.empty()) {
+    switch (text.back()) {
+      case 'k':
+      case 'K':
+        multiplier = std::size_t{1} << 10;
+        break;
+      case 'm':
+      case 'M':
+        multiplier = std::size_t{1} << 20;
+        break;
+      default:
+        break;
+    }
+    if (multiplier != 1) text.remove_suffix(1);
+  }
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw InvalidArgument("--bytes: not a size: '" + shown + "' (a number of bytes, optionally with k or M)");
+  }
+  if (value == 0) throw InvalidArgument("--bytes: a message must be at least 1 byte, got '" + shown + "'");
+  if (value > kMaxCellBytes / multiplier) throw InvalidArgument("--bytes: '" + shown + "' is more than 1 GiB");
+  return static_cast<std::size_t>(value) * multiplier;
+}
+
+/// A non-negative integer option value.
+std::size_t parse_count(const std::string& text, std::string_view option) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) {
+    throw InvalidArgument(std::string(option) + ": not a non-negative integer: '" + text + "'");
+  }
+  return static_cast<std::size_t>(value);
+}
+
+/// Checks that an engine asked for by name exists and can run here ("auto" always can).
+void check_engine(const std::string& name, const std::vector<EngineInfo>& all) {
+  if (name == "auto") return;
+  for (const EngineInfo& e : all) {
+    if (e.name != name) continue;
+    if (!e.available) throw EngineUnavailable("engine '" + name + "' is not available: " + e.unavailable_reason);
+    return;
+  }
+  std::string message = "unknown engine '" + name + "'";
+  try {
+    resolve_engine(name, CipherSpec{}, Direction::encrypt);  // the registry's reason: unknown, or not built in
+  } catch (const EngineUnavailable& e) {
+    message = e.what();
+  }
+  if (name == kOpenSsl) message += "; use --vs openssl to compare with OpenSSL";
+  throw EngineUnavailable(message);
+}
+
+std::string help_footer() {
+  return "Examples:\n"
+         "  cryptaccel speed                        default algorithms on every available engine, 1 s per cell\n"
+         "  cryptaccel speed -a aes-128-ctr --vs openssl\n"
+         "  cryptaccel speed -a aes-256-gcm sm4-gcm --engine ref --bytes 1k 16k 1M --seconds 3\n"
+         "  cryptaccel speed --batch 1024 --bytes 64,512 --threads 4 --json speed.json\n"
+         "\n"
+         "Numbers are thousands of bytes per second (\"%.2fk\", as openssl speed), encrypting; ECB and CBC without\n"
+         "padding. Each engine is checked against the ref engine before it is timed. With --vs openssl, the same\n"
+         "messages are encrypted by libcrypto's EVP on one thread, key and IV set per message (as in one cryptaccel\n"
+         "job), and rows \"ALGO [ENGINE/openssl]\" give engine / OpenSSL.\n"
+         "\n"
+         "Algorithms: " +
+         join(speed::all_workload_names()) + "\n";
+}
+
+/// Turns the arguments into settings, workloads and the implementations to time; throws on any mistake.
+struct Plan {
+  speed::SpeedSettings settings;
+  std::vector<std::unique_ptr<speed::Workload>> workloads;
+  std::vector<std::string> impls;  // engines, then "openssl" with --vs
+};
+
+Plan make_plan(const SpeedArgs& args) {
+  Plan plan;
+  speed::SpeedSettings& s = plan.settings;
+
+  const std::vector<std::string> algo_names =
+      args.algorithms.empty() ? speed::default_workload_names() : args.algorithms;
+  for (const std::string& name : algo_names) {
+    auto workload = speed::make_workload(name);
+    if (std::find(s.algorithms.begin(), s.algorithms.end(), workload->name()) != s.algorithms.end()) continue;
+    s.algorithms.push_back(workload->name());
+    plan.workloads.push_back(std::move(workload));
+  }
+
+  const std::vector<EngineInfo> all = engines();
+  if (args.engines.empty()) {
+    for (const EngineInfo& e : all) {
+      if (e.available) s.engines.push_back(e.name);
+    }
+    if (s.engines.empty()) throw EngineUnavailable("no engine is available on this machine");
+  } else {
+    for (const std::string& e : args.engines) {
+      check_engine(e, all);
+      if (std::find(s.engines.begin(), s.engines.end(), e) == s.engines.end()) s.engines.push_back(e);
+    }
+  }
+
+  if (args.sizes.empty()) {
+    s.sizes.assign(std::begin(kDefaultSizes), std::end(kDefaultSizes));
+  } else {
+    for (const std::string& text : args.sizes) {
+      const std::size_t n = parse_size(text);
+      if (std::find(s.sizes.begin(), s.sizes.end(), n) == s.sizes.end()) s.sizes.push_back(n);
+    }
+  }
+
+  if (!std::isfinite(args.seconds) || args.seconds <= 0 || args.seconds > kMaxSeconds) {
+    char shown[32];
+    std::snprintf(shown, sizeof shown, "%g", args.seconds);
+    throw InvalidArgument(std::string("--seconds must be more than 0 and at most 3600, got ") + shown);
+  }
+  s.seconds = args.seconds;
+  if (!args.threads.empty()) {
+    s.threads = parse_count(args.threads, "--threads");
+    if (s.threads > kMaxThreads) throw InvalidArgument("--threads must be at most " + std::to_string(kMaxThreads));
+  }
+
+  if (!args.batch.empty()) {
+    s.batch = parse_count(args.batch, "--batch");
+    if (s.batch == 0) throw InvalidArgument("--batch must be at least 1");
+    const std::size_t largest = *std::max_element(s.sizes.begin(), s.sizes.end());
+    if (s.batch > kMaxCellBytes / largest) {
+      throw InvalidArgument("--batch " + std::to_string(s.batch) + " of " + std::to_string(largest) +
+                            "-byte messages is more than 1 GiB");
+    }
+  }
+
+  if (!args.vs.empty()) {
+    if (args.vs != kOpenSsl) throw InvalidArgument("--vs: only 'openssl' is supported, got '" + args.vs + "'");
+    s.vs_openssl = true;
+  }
+
+  plan.impls = s.engines;
+  if (s.vs_openssl) plan.impls.emplace_back(kOpenSsl);
+  return plan;
+}
+
+void report_error(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "cryptaccel speed: %s\n", message.c_str());
+}
+
+/// Checks `impl` on `workload` against ref, then times its cells: one row per batch setting. Returns false when the
+/// check or a cell failed (reported on stderr; the rows then carry the error and are left out of the table).
+bool run_impl(const speed::Workload& workload, const std::string& impl, const speed::SpeedSettings& s, speed::Rng& rng,
+              std::vector<speed::RowResult>& rows) {
+  const bool progress = ::isatty(STDERR_FILENO) == 1;
+  std::vector<speed::RowResult> impl_rows;
+  std::vector<std::size_t> batches{0};  // 0: one message per call
+  if (s.batch != 0) batches.push_back(s.batch);
+  for (const std::size_t batch : batches) {
+    speed::RowResult row;
+    row.algo = workload.name();
+    row.impl = row.impl_used = impl;
+    row.batch = batch;
+    for (const std::size_t n : s.sizes) row.cells.push_back({n, std::nullopt, {}});
+    impl_rows.push_back(std::move(row));
+  }
+  const auto finish = [&](const std::string& error) {
+    if (!error.empty()) {
+      report_error(speed::row_label(impl_rows.front()) + ": " + error);
+      for (speed::RowResult& row : impl_rows) row.error = error;
+    }
+    for (speed::RowResult& row : impl_rows) rows.push_back(std::move(row));
+    return error.empty();
+  };
+
+  if (std::string why = workload.unsupported(impl); !why.empty()) {
+    for (speed::RowResult& row : impl_rows)
+      for (speed::CellResult& cell : row.cells) cell.note = why;
+    return finish({});
+  }
+  const std::string used = workload.resolve(impl);
+  for (speed::RowResult& row : impl_rows) row.impl_used = used;
+  if (progress)
+    std::fprintf(stderr, "Checking %s against the ref engine\n", speed::row_label(impl_rows.front()).c_str());
+  if (std::string error = workload.verify(impl, s.threads, rng); !error.empty()) return finish(error);
+
+  bool line_open = false;  // a progress line waiting for its end
+  try {
+    for (speed::RowResult& row : impl_rows) {
+      for (speed::CellResult& cell : row.cells) {
+        if (std::string why = workload.unsupported_size(impl, cell.bytes); !why.empty()) {
+          cell.note = why;
+          continue;
+        }
+        const std::unique_ptr<speed::Cell> prepared =
+            workload.prepare(impl, {cell.bytes, row.messages(), s.threads}, rng);
+        if (progress) {
+          std::fprintf(stderr, "Doing %s on %zu-byte messages for %gs: ", speed::row_label(row).c_str(), cell.bytes,
+                       s.seconds);
+          std::fflush(stderr);
+          line_open = true;
+        }
+        cell.measured = speed::time_cell(*prepared, s.seconds);
+        if (progress) {
+          std::fprintf(stderr, "%llu calls in %.2fs\n", static_cast<unsigned long long>(cell.measured->runs),
+                       cell.measured->seconds);
+          line_open = false;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    if (line_open) std::fputc('\n', stderr);
+    const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+    return finish(oom ? std::string("out of memory") : std::string(e.what()));
+  }
+  return finish({});
+}
+
+/// Runs every cell; returns false when some row failed (its error already reported).
+bool run_plan(const Plan& plan, std::vector<speed::RowResult>& rows) {
+  speed::Rng rng(std::random_device{}());
+  bool all_ok = true;
+  for (const auto& workload : plan.workloads) {
+    for (const std::string& impl : plan.impls) all_ok = run_impl(*workload, impl, plan.settings, rng, rows) && all_ok;
+  }
+  return all_ok;
+}
+
+void print_header(const speed::SpeedSettings& s) {
+  const speed::Json build = speed::build_info();
+  std::string cpu = speed::cpu_model();
+  if (cpu.empty()) cpu = "unknown CPU";
+  const std::string threads = s.threads == 0 ? "all cores" : std::to_string(s.threads);
+  std::printf("cryptaccel %s (%s), %s, %u cores; threads: %s; %g s per cell\n", kVersion,
+              build["compiler"].get<std::string>().c_str(), cpu.c_str(), speed::usable_cores(), threads.c_str(),
+              s.seconds);
+  if (s.vs_openssl) {
+    std::printf("vs %s: EVP on one thread, key and IV set per message\n", speed::openssl_version().c_str());
+  }
+}
+
+int run(const SpeedArgs& args) {
+  const Plan plan = make_plan(args);
+  std::optional<AtomicOutput> json_out;
+  if (!args.json_path.empty()) json_out.emplace(args.json_path);  // fails now if it cannot be written later
+  const bool json_to_stdout = args.json_path == "-";
+
+  std::vector<speed::RowResult> rows;
+  const bool ok = run_plan(plan, rows);
+
+  if (!json_to_stdout) {
+    print_header(plan.settings);
+    speed::print_tables(stdout, plan.settings, rows);
+    std::fflush(stdout);
+  }
+  if (json_out) {
+    const std::string text = speed::report_json(plan.settings, rows).dump(2) + "\n";
+    json_out->commit(bytes_view(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int run_speed(const std::vector<std::string>& args) {
+  SpeedArgs parsed;
+  CLI::App app{"Measure encryption throughput of cryptaccel's engines, like `openssl speed -evp`.", "cryptaccel speed"};
+  app.get_formatter()->column_width(28);
+  app.add_option("-a,--algorithm,algorithms", parsed.algorithms,
+                 "algorithms to time (default: aes-128-ctr aes-256-ctr aes-256-gcm aes-256-cbc aes-256-xts sm4-ctr)")
+      ->delimiter(',')
+      ->type_name("ALGO...");
+  app.add_option("--engine", parsed.engines,
+                 "engines to time: auto or names from `cryptaccel engines` "
+                 "(default: every available engine)")
+      ->delimiter(',')
+      ->type_name("E...");
+  app.add_option("--bytes", parsed.sizes, "message sizes; suffixes k and M (default: 16 64 256 1024 8192 16384)")
+      ->delimiter(',')
+      ->type_name("N...");
+  app.add_option("--seconds", parsed.seconds, "time per cell, fractions allowed (default: 1)")->type_name("S");
+  app.add_option("--threads", parsed.threads, "host threads per call for CPU engines (default 0: all cores)")
+      ->type_name("T");
+  app.add_option("--batch", parsed.batch, "also time batches of M messages per run_batch call (messages/s)")
+      ->type_name("M");
+  app.add_option("--json", parsed.json_path,
+                 "also write the results and machine details as JSON ('-': stdout, "
+                 "instead of the table)")
+      ->type_name("FILE");
+  app.add_option("--vs", parsed.vs, "compare with OpenSSL's libcrypto: adds [openssl] and ratio rows")
+      ->type_name("openssl");
+  app.footer(help_footer());
+
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {  // --help
+      std::printf("%s", app.help().c_str());
+      return 0;
+    }
+    report_error(std::string(e.what()) + " (see --help)");
+    return 1;
+  }
+
+  try {
+    return run(parsed);
+  } catch (const std::bad_alloc&) {
+    report_error("out of memory");
+  } catch (const std::exception& e) {
+    report_error(e.what());
+  }
+  return 1;
+}
+
+}  // namespace cryptaccel::cli

@@ -1,0 +1,244 @@
+// `cryptaccel speed`: table and JSON rendering of the results.
+#include "speed_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "speed_machine.hpp"
+#include "speed_workload.hpp"
+
+namespace cryptaccel::cli::speed {
+namespace {
+
+std::string format(const char* fmt, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, value);
+  return buf;
+}
+
+/// "ref", "openssl", "auto:ref" (auto, and what it resolved to).
+std::string row_label_impl(const RowResult& row) {
+  if (row.impl == "auto" && !row.impl_used.empty() && row.impl_used != row.impl) return "auto:" + row.impl_used;
+  return row.impl;
+}
+
+/// The OpenSSL row that `row` is compared with, or null.
+const RowResult* openssl_row(const std::vector<RowResult>& rows, const RowResult& row) {
+  if (row.impl == kOpenSsl) return nullptr;
+  for (const RowResult& r : rows) {
+    if (r.impl == kOpenSsl && r.algo == row.algo && r.batch == row.batch && r.error.empty()) return &r;
+  }
+  return nullptr;
+}
+
+/// engine / OpenSSL for cell i, when both were timed.
+std::optional<double> ratio(const RowResult& row, const RowResult* base, std::size_t i) {
+  if (base == nullptr || i >= base->cells.size()) return std::nullopt;
+  const CellResult& a = row.cells[i];
+  const CellResult& b = base->cells[i];
+  if (!a.measured || !b.measured) return std::nullopt;
+  const double denominator = bytes_per_second(*base, b);
+  if (denominator <= 0) return std::nullopt;
+  return bytes_per_second(row, a) / denominator;
+}
+
+std::string format_ratio(std::optional<double> r) {
+  if (!r) return "n/a";
+  return format("%.4fx", *r);
+}
+
+using Table = std::vector<std::vector<std::string>>;
+
+void print_table(std::FILE* out, const Table& table) {
+  std::vector<std::size_t> width;
+  for (const auto& line : table) {
+    width.resize(std::max(width.size(), line.size()), 0);
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  }
+  for (const auto& line : table) {
+    std::string text;
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      const std::string pad(width[c] - line[c].size(), ' ');
+      text += c == 0 ? line[c] + pad : "  " + pad + line[c];
+    }
+    std::fprintf(out, "%s\n", text.c_str());
+  }
+}
+
+/// One table: rows with this batch setting, grouped by algorithm, each algorithm's ratio rows after its rows.
+Table build_table(const SpeedSettings& settings, const std::vector<RowResult>& rows, std::size_t batch) {
+  Table table;
+  std::vector<std::string> header{"type"};
+  for (const std::size_t n : settings.sizes) header.push_back(std::to_string(n) + " bytes");
+  table.push_back(std::move(header));
+
+  const auto value = [&](const RowResult& row, const CellResult& cell) -> std::string {
+    if (!cell.measured) return "n/a";
+    return batch == 0 ? format("%.2fk", bytes_per_second(row, cell) / 1000)
+                      : format("%.2f", messages_per_second(row, cell));
+  };
+
+  std::vector<std::string> algos;
+  for (const RowResult& row : rows) {
+    if (row.batch == batch && std::find(algos.begin(), algos.end(), row.algo) == algos.end()) algos.push_back(row.algo);
+  }
+  for (const std::string& algo : algos) {
+    std::vector<const RowResult*> group;
+    for (const RowResult& row : rows) {
+      if (row.batch == batch && row.algo == algo && row.error.empty()) group.push_back(&row);
+    }
+    for (const RowResult* row : group) {
+      std::vector<std::string> line{row_label(*row)};
+      for (const CellResult& cell : row->cells) line.push_back(value(*row, cell));
+      table.push_back(std::move(line));
+    }
+    if (!settings.vs_openssl) continue;
+    for (const RowResult* row : group) {
+      if (row->impl == kOpenSsl) continue;
+      const RowResult* base = openssl_row(rows, *row);
+      RowResult label_row = *row;
+      label_row.impl = row_label_impl(*row) + "/openssl";
+      label_row.impl_used = label_row.impl;
+      std::vector<std::string> line{row_label(label_row)};
+      for (std::size_t i = 0; i < row->cells.size(); ++i) line.push_back(format_ratio(ratio(*row, base, i)));
+      table.push_back(std::move(line));
+    }
+  }
+  return table;
+}
+
+/// Why cells show n/a: one line per algorithm, reason and set of sizes, naming the implementations unless it is all
+/// of them (batch rows have the same reasons and are not repeated).
+void print_notes(std::FILE* out, const std::vector<RowResult>& rows) {
+  struct Note {
+    std::string algo, reason, sizes;
+    std::vector<std::string> impls;
+  };
+  std::vector<Note> notes;
+  std::vector<std::pair<std::string, std::size_t>> rows_per_algo;
+  for (const RowResult& row : rows) {
+    if (row.batch != 0 || !row.error.empty()) continue;
+    auto counted =
+        std::find_if(rows_per_algo.begin(), rows_per_algo.end(), [&](const auto& p) { return p.first == row.algo; });
+    if (counted == rows_per_algo.end()) {
+      rows_per_algo.emplace_back(row.algo, 1);
+    } else {
+      ++counted->second;
+    }
+    std::vector<std::string> reasons;
+    for (const CellResult& cell : row.cells) {
+      if (!cell.measured && std::find(reasons.begin(), reasons.end(), cell.note) == reasons.end()) {
+        reasons.push_back(cell.note);
+      }
+    }
+    for (const std::string& reason : reasons) {
+      std::string sizes;
+      std::size_t count = 0;
+      for (const CellResult& cell : row.cells) {
+        if (cell.measured || cell.note != reason) continue;
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(cell.bytes);
+        ++count;
+      }
+      if (count == row.cells.size()) sizes.clear();
+      auto same = std::find_if(notes.begin(), notes.end(), [&](const Note& n) {
+        return n.algo == row.algo && n.reason == reason && n.sizes == sizes;
+      });
+      if (same == notes.end()) same = notes.insert(notes.end(), Note{row.algo, reason, sizes, {}});
+      same->impls.push_back(row_label_impl(row));
+    }
+  }
+  bool first = true;
+  for (const Note& note : notes) {
+    const auto total =
+        std::find_if(rows_per_algo.begin(), rows_per_algo.end(), [&](const auto& p) { return p.first == note.algo; });
+    std::string where = note.algo;
+    if (note.impls.size() != total->second) {
+      std::string impls;
+      for (const std::string& i : note.impls) impls += (impls.empty() ? "" : ", ") + i;
+      where += " [" + impls + "]";
+    }
+    if (!note.sizes.empty()) where += " " + note.sizes + " bytes";
+    std::fprintf(out, "%snote: %s: n/a (%s)\n", first ? "\n" : "", where.c_str(), note.reason.c_str());
+    first = false;
+  }
+}
+
+Json number_or_null(std::optional<double> v) { return v ? Json(*v) : Json(nullptr); }
+
+}  // namespace
+
+std::string row_label(const RowResult& row) {
+  std::string label = row.algo + " [" + row_label_impl(row) + "]";
+  if (row.batch != 0) label += " x" + std::to_string(row.batch);
+  return label;
+}
+
+double bytes_per_second(const RowResult& row, const CellResult& cell) {
+  return messages_per_second(row, cell) * static_cast<double>(cell.bytes);
+}
+
+double messages_per_second(const RowResult& row, const CellResult& cell) {
+  if (!cell.measured || cell.measured->seconds <= 0) return 0;
+  return static_cast<double>(cell.measured->runs) * static_cast<double>(row.messages()) / cell.measured->seconds;
+}
+
+void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vector<RowResult>& rows) {
+  std::fprintf(out, "The 'numbers' are in 1000s of bytes per second processed.\n");
+  print_table(out, build_table(settings, rows, 0));
+  if (settings.batch != 0) {
+    std::fprintf(out, "\nThe 'numbers' are messages per second, in batches of %zu messages (one run_batch call).\n",
+                 settings.batch);
+    print_table(out, build_table(settings, rows, settings.batch));
+  }
+  print_notes(out, rows);
+}
+
+Json report_json(const SpeedSettings& settings, const std::vector<RowResult>& rows) {
+  Json doc;
+  doc["schema"] = "cryptaccel-speed/1";
+  doc["timestamp"] = utc_timestamp();
+  doc["machine"] = machine_info();
+  doc["build"] = build_info();
+  doc["settings"] = {
+      {"algorithms", settings.algorithms},
+      {"engines", settings.engines},
+      {"bytes", settings.sizes},
+      {"seconds", settings.seconds},
+      {"threads", settings.threads},
+      {"batch", settings.batch == 0 ? Json(nullptr) : Json(settings.batch)},
+      {"vs", settings.vs_openssl ? Json("openssl") : Json(nullptr)},
+  };
+
+  Json results = Json::array();
+  Json errors = Json::array();
+  for (const RowResult& row : rows) {
+    const Json batch = row.batch == 0 ? Json(nullptr) : Json(row.batch);
+    if (!row.error.empty()) {
+      errors.push_back({{"algo", row.algo}, {"engine", row.impl}, {"batch", batch}, {"error", row.error}});
+      continue;
+    }
+    const RowResult* base = settings.vs_openssl ? openssl_row(rows, row) : nullptr;
+    for (std::size_t i = 0; i < row.cells.size(); ++i) {
+      const CellResult& cell = row.cells[i];
+      Json r = {
+          {"algo", row.algo}, {"engine", row.impl},  {"engine_used", row.impl_used},
+          {"batch", batch},   {"bytes", cell.bytes},
+      };
+      const bool timed = cell.measured.has_value();
+      r["runs"] = timed ? Json(cell.measured->runs) : Json(nullptr);
+      r["seconds"] = timed ? Json(cell.measured->seconds) : Json(nullptr);
+      r["bytes_per_second"] = timed ? Json(bytes_per_second(row, cell)) : Json(nullptr);
+      r["messages_per_second"] = timed ? Json(messages_per_second(row, cell)) : Json(nullptr);
+      if (settings.vs_openssl && row.impl != kOpenSsl) r["vs_openssl"] = number_or_null(ratio(row, base, i));
+      if (!timed) r["note"] = cell.note;
+      results.push_back(std::move(r));
+    }
+  }
+  doc["results"] = std::move(results);
+  doc["errors"] = std::move(errors);
+  return doc;
+}
+
+}  // namespace cryptaccel::cli::speed

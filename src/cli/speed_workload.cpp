@@ -1,0 +1,41 @@
+// The table of workload families of `cryptaccel speed` and name lookup across it.
+#include "speed_workload.hpp"
+
+#include <array>
+
+#include "cryptaccel/error.hpp"
+
+namespace cryptaccel::cli::speed {
+namespace {
+
+// A new kind of algorithm (hashes, MACs, ...) is one more line here plus its own speed_<family>.cpp.
+constexpr std::array<WorkloadFamily, 1> kFamilies = {{
+    {"cipher", &cipher_workload_names, &make_cipher_workload},
+}};
+
+}  // namespace
+
+std::span<const WorkloadFamily> workload_families() { return kFamilies; }
+
+std::unique_ptr<Workload> make_workload(std::string_view name) {
+  for (const WorkloadFamily& family : kFamilies) {
+    if (auto workload = family.make(name)) return workload;
+  }
+  std::string supported;
+  for (const std::string& n : all_workload_names()) supported += (supported.empty() ? "" : ", ") + n;
+  throw InvalidArgument("unknown algorithm '" + std::string(name) + "' (supported: " + supported + ")");
+}
+
+std::vector<std::string> all_workload_names() {
+  std::vector<std::string> out;
+  for (const WorkloadFamily& family : kFamilies) {
+    for (std::string& n : family.names()) out.push_back(std::move(n));
+  }
+  return out;
+}
+
+std::vector<std::string> default_workload_names() {
+  return {"aes-128-ctr", "aes-256-ctr", "aes-256-gcm", "aes-256-cbc", "aes-256-xts", "sm4-ctr"};
+}
+
+}  // namespace cryptaccel::cli::speed

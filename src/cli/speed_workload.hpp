@@ -1,0 +1,85 @@
+// `cryptaccel speed`: what can be timed. A workload is one algorithm (today a cipher, encrypting; later a hash); a
+// family of workloads is one entry in the table of speed_workload.cpp. The command itself (cmd_speed.cpp) only talks
+// to this interface: it never looks at what kind of algorithm it is timing.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cryptaccel::cli::speed {
+
+/// The implementation name that stands for OpenSSL's libcrypto (`--vs openssl`). Every other implementation name is
+/// a cryptaccel engine name or "auto".
+inline constexpr std::string_view kOpenSsl = "openssl";
+
+/// Source of the random keys, IVs and inputs (not secret: only timed and compared).
+using Rng = std::mt19937_64;
+
+/// A prepared measurement: keys, inputs and outputs are allocated and filled once; each run() processes the same
+/// messages again.
+class Cell {
+ public:
+  virtual ~Cell() = default;
+  /// Processes every message once. Throws std::runtime_error (one line) when the implementation reports a failure.
+  virtual void run() = 0;
+};
+
+/// What one cell times.
+struct CellShape {
+  std::size_t bytes = 0;     ///< size of each message
+  std::size_t messages = 1;  ///< messages per run(): 1, or the --batch size (cryptaccel: one run_batch call)
+  std::size_t threads = 0;   ///< BatchOptions::threads for cryptaccel engines (0: all cores); OpenSSL uses one
+};
+
+/// One algorithm that can be timed on cryptaccel engines and, for comparison, on OpenSSL.
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  /// Canonical name, e.g. "aes-256-gcm"; used in the table and the JSON.
+  virtual const std::string& name() const = 0;
+  /// Empty when `impl` (an engine name, "auto" or kOpenSsl) can run this workload; otherwise a one-line reason
+  /// (the row then shows n/a). Never throws for well-formed engine names.
+  virtual std::string unsupported(std::string_view impl) const = 0;
+  /// The implementation that actually runs for `impl`: "auto" resolved to an engine name, anything else unchanged.
+  virtual std::string resolve(std::string_view impl) const = 0;
+  /// Empty when messages of `bytes` bytes can be timed on `impl`; otherwise why not (the cell shows n/a).
+  virtual std::string unsupported_size(std::string_view impl, std::size_t bytes) const = 0;
+  /// Compares the output of `impl` with the `ref` engine on random inputs of several sizes, odd ones included, one
+  /// at a time and together in one batch (with `threads`). Empty when everything agrees; otherwise a one-line
+  /// description of the first difference.
+  virtual std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const = 0;
+  /// Allocates and fills the buffers of one cell (random keys, IVs and inputs, one set per message).
+  virtual std::unique_ptr<Cell> prepare(std::string_view impl, const CellShape& shape, Rng& rng) const = 0;
+};
+
+/// A family of workloads: one entry per kind of algorithm (ciphers; hashes will be another entry).
+struct WorkloadFamily {
+  std::string_view name;                                     ///< "cipher"
+  std::vector<std::string> (*names)();                       ///< every workload name the family offers
+  std::unique_ptr<Workload> (*make)(std::string_view name);  ///< nullptr when `name` is not of this family
+};
+
+/// The table of families, in the order their names are listed.
+std::span<const WorkloadFamily> workload_families();
+
+/// The workload called `name` (any case, as CipherSpec::parse accepts for ciphers). Throws InvalidArgument
+/// ("unknown algorithm '...' (supported: ...)") when no family knows it.
+std::unique_ptr<Workload> make_workload(std::string_view name);
+
+/// Every workload name of every family, for --help and error messages.
+std::vector<std::string> all_workload_names();
+
+/// What `cryptaccel speed` times without -a.
+std::vector<std::string> default_workload_names();
+
+// --- the families (one file each) ---------------------------------------------------------------------------------
+
+/// speed_cipher.cpp: every cipher of cipher_names(), timed encrypting.
+std::vector<std::string> cipher_workload_names();
+std::unique_ptr<Workload> make_cipher_workload(std::string_view name);
+
+}  // namespace cryptaccel::cli::speed
