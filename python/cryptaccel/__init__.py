@@ -1,4 +1,5 @@
-"""cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS).
+"""cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS) and hashing
+(SHA-224/256/384/512, SHA-512/224, SHA-512/256, SHA3-224/256/384/512, SHAKE128/256, SM3).
 
 One algorithm suite, several engines: every engine (``ref`` today; ``cpu`` and ``cuda`` as they land) produces the
 same bytes, and ``engine="auto"`` picks the most preferred engine that is available and supports the request.
@@ -19,6 +20,13 @@ Conventions (identical on every engine, see docs/python.md):
 * XTS (AES-128/256): key = key1 || key2, IV = the 16-byte tweak of the first data unit (see :func:`xts_tweak`);
   ``xts_unit`` splits the data into data units of that many bytes with consecutive tweaks.
 
+Hashing has :mod:`hashlib`'s interface (see cryptaccel._hash)::
+
+    h = cryptaccel.sha256(b"abc")            # or cryptaccel.new("sha3_256", data, engine="auto")
+    h.update(b"more"); h.hexdigest()
+    cryptaccel.shake_128(b"seed").digest(64)
+    cryptaccel.hash_many("sm3", [b"a", b"b", b""])   # one batch call
+
 Every function accepts any bytes-like object (``bytes``, ``bytearray``, ``memoryview``, ...) for keys, IVs, data and
 AAD, and releases the GIL while the C++ code runs on inputs larger than 4 KiB.
 """
@@ -30,6 +38,28 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument
 from . import _cryptaccel as _ext
+from ._hash import (
+    Hash,
+    HashXOF,
+    algorithms_available,
+    algorithms_guaranteed,
+    hash_many,
+    keccak_f1600_batch,
+    new,
+    sha3_224,
+    sha3_256,
+    sha3_384,
+    sha3_512,
+    sha224,
+    sha256,
+    sha384,
+    sha512,
+    sha512_224,
+    sha512_256,
+    shake_128,
+    shake_256,
+    sm3,
+)
 
 __version__: str = _ext.__version__
 
@@ -43,6 +73,27 @@ __all__ = [
     "cipher_names",
     "cipher_info",
     "xts_tweak",
+    # hashing (cryptaccel._hash)
+    "new",
+    "sha224",
+    "sha256",
+    "sha384",
+    "sha512",
+    "sha512_224",
+    "sha512_256",
+    "sha3_224",
+    "sha3_256",
+    "sha3_384",
+    "sha3_512",
+    "shake_128",
+    "shake_256",
+    "sm3",
+    "hash_many",
+    "keccak_f1600_batch",
+    "algorithms_guaranteed",
+    "algorithms_available",
+    "Hash",
+    "HashXOF",
     "Error",
     "InvalidArgument",
     "AuthenticationFailed",

@@ -5,6 +5,7 @@
 //  - conversion of bytes-like arguments (ByteArg, byte_arg.hpp),
 //  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
 //  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
+// The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -21,14 +22,16 @@
 
 #include "byte_arg.hpp"
 #include "cryptaccel/cryptaccel.hpp"
+#include "gil.hpp"
+#include "hash_bindings.hpp"
 
 namespace nb = nanobind;
 namespace ca = cryptaccel;
 
 namespace {
 
-/// Inputs larger than this (in bytes, all inputs of a call together) run with the GIL released.
-constexpr std::size_t kReleaseGilAbove = 4096;
+using pyca::kReleaseGilAbove;
+using pyca::MaybeReleaseGil;
 
 // --- exceptions --------------------------------------------------------------------------------------------------
 
@@ -83,17 +86,6 @@ void check_tag_len(const ca::CipherSpec& spec, std::size_t tag_len) {
   if (spec.is_aead() && (tag_len < 4 || tag_len > 16))
     throw ca::InvalidArgument("invalid GCM tag length " + std::to_string(tag_len) + " (expected 4..16 bytes)");
 }
-
-/// Releases the GIL for its lifetime when `release` is true.
-class MaybeReleaseGil {
- public:
-  explicit MaybeReleaseGil(bool release) {
-    if (release) guard_.emplace();
-  }
-
- private:
-  std::optional<nb::gil_scoped_release> guard_;
-};
 
 /// Copies `data` into a new Python bytes object, then wipes `data` when asked (decrypted plaintext).
 nb::bytes to_bytes(ca::bytes& data, bool wipe) {
@@ -307,4 +299,6 @@ NB_MODULE(_cryptaccel, m) {
   m.def("_cipher_names", &ca::cipher_names, "_cipher_names() -> list[str]");
   m.def("_cipher_info", &cipher_info, nb::arg("cipher"), "_cipher_info(cipher) -> dict");
   m.def("_xts_tweak", &xts_tweak, nb::arg("n"), "_xts_tweak(n) -> bytes");
+
+  pyca::register_hash_bindings(m);
 }

@@ -18,4 +18,16 @@ inline bool equal(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   return is_zero_mask(diff) != 0;
 }
 
+/// PKCS#7 padding of a 16-byte block: 1..16 bytes of value n. Returns n when valid, 0 otherwise, in constant time
+/// over the block's contents (no padding oracle through timing).
+inline std::size_t pkcs7_pad_length(const std::uint8_t last_block[16]) {
+  const unsigned n = last_block[15];
+  unsigned bad = is_zero_mask(n) | less_than_mask(16u, n);
+  for (unsigned i = 0; i < 16; ++i) {
+    const unsigned in_padding = less_than_mask(i, n);  // byte 15-i is padding when i < n
+    bad |= in_padding & ~is_zero_mask(last_block[15 - i] ^ n);
+  }
+  return n & ~bad;
+}
+
 }  // namespace cryptaccel::ct

@@ -59,6 +59,20 @@ void validate_job(const CipherSpec& spec, Direction dir, std::size_t xts_unit, C
   if (auto why = check(spec, dir, xts_unit, job); !why.empty()) {
     job.status = JobStatus::invalid_argument;
     job.error = std::move(why);
+    return;
+  }
+  // ECB/CBC lengths: checked here so that every engine reports them alike.
+  if (spec.mode != Mode::ecb && spec.mode != Mode::cbc) return;
+  const std::size_t len = job.in.size();
+  if (dir == Direction::encrypt && !spec.padding && len % 16) {
+    job.status = JobStatus::invalid_argument;
+    job.error = "data length is not a multiple of the block size (16)";
+  } else if (dir == Direction::decrypt && len % 16) {
+    job.status = JobStatus::bad_decrypt;
+    job.error = "ciphertext length is not a multiple of the block size (16)";
+  } else if (dir == Direction::decrypt && spec.padding && len == 0) {
+    job.status = JobStatus::bad_decrypt;
+    job.error = "bad decrypt: empty ciphertext has no padding";
   }
 }
 

@@ -330,7 +330,8 @@ int run_speed(const std::vector<std::string>& args) {
   CLI::App app{"Measure encryption throughput of cryptaccel's engines, like `openssl speed -evp`.", "cryptaccel speed"};
   app.get_formatter()->column_width(28);
   app.add_option("-a,--algorithm,algorithms", parsed.algorithms,
-                 "algorithms to time (default: aes-128-ctr aes-256-ctr aes-256-gcm aes-256-cbc aes-256-xts sm4-ctr)")
+                 "algorithms to time (default: aes-128-ctr aes-256-ctr aes-256-gcm aes-256-cbc aes-256-xts sm4-ctr "
+                 "sha256 sha3-256)")
       ->delimiter(',')
       ->type_name("ALGO...");
   app.add_option("--engine", parsed.engines,

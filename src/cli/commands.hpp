@@ -14,4 +14,8 @@ int run_enc(const std::vector<std::string>& args, bool decrypt_by_default);
 /// when anything failed.
 int run_speed(const std::vector<std::string>& args);
 
+/// `cryptaccel hash`: sha256sum-compatible digests (and --check) for every hash algorithm. Output and messages are
+/// those of GNU coreutils' sha256sum with "cryptaccel hash" as the program name; returns 1 when any file failed.
+int run_hash(const std::vector<std::string>& args);
+
 }  // namespace cryptaccel::cli

@@ -4,13 +4,15 @@
 #include <array>
 
 #include "cryptaccel/error.hpp"
+#include "speed_hash.hpp"
 
 namespace cryptaccel::cli::speed {
 namespace {
 
 // A new kind of algorithm (hashes, MACs, ...) is one more line here plus its own speed_<family>.cpp.
-constexpr std::array<WorkloadFamily, 1> kFamilies = {{
+constexpr std::array<WorkloadFamily, 2> kFamilies = {{
     {"cipher", &cipher_workload_names, &make_cipher_workload},
+    {"hash", &hash_workload_names, &make_hash_workload},
 }};
 
 }  // namespace
@@ -35,7 +37,7 @@ std::vector<std::string> all_workload_names() {
 }
 
 std::vector<std::string> default_workload_names() {
-  return {"aes-128-ctr", "aes-256-ctr", "aes-256-gcm", "aes-256-cbc", "aes-256-xts", "sm4-ctr"};
+  return {"aes-128-ctr", "aes-256-ctr", "aes-256-gcm", "aes-256-cbc", "aes-256-xts", "sm4-ctr", "sha256", "sha3-256"};
 }
 
 }  // namespace cryptaccel::cli::speed

@@ -3,6 +3,7 @@
 
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
+#include "cpu/cpu_engine.hpp"
 #include "engine/engine.hpp"
 
 namespace cryptaccel::engine {
@@ -17,7 +18,7 @@ std::string direction_name(Direction dir) { return dir == Direction::encrypt ? "
 
 std::span<const Engine* const> registered_engines() {
   // Preference order for `auto`: accelerated engines are added ahead of `ref` as they land.
-  static const std::array<const Engine*, 1> engines = {&ref_engine()};
+  static const std::array<const Engine*, 2> engines = {&cpu::cpu_engine(), &ref_engine()};
   return engines;
 }
 

@@ -8,6 +8,7 @@
 #include "algo/block_modes.hpp"
 #include "algo/ghash.hpp"
 #include "api/ct.hpp"
+#include "api/secret_buffer.hpp"
 #include "ref/block_cipher.hpp"
 
 namespace cryptaccel::ref {
@@ -17,13 +18,6 @@ constexpr std::size_t kBlock = 16;
 // Blocks handed to the block cipher at once: a multiple of every bitsliced width (AES 4, SM4 16).
 constexpr std::size_t kChunkBlocks = 16;
 
-/// A buffer of secret bytes that is wiped when it goes out of scope.
-struct SecretBuffer {
-  std::vector<std::uint8_t> data;
-  explicit SecretBuffer(std::size_t n) : data(n) {}
-  ~SecretBuffer() { secure_wipe(data.data(), data.size()); }
-};
-
 void xor_bytes(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) out[i] = a[i] ^ b[i];
 }
@@ -32,17 +26,6 @@ void fail(CipherJob& job, JobStatus status, const char* why) {
   job.status = status;
   job.out_len = 0;
   job.error = why;
-}
-
-/// PKCS#7: 1..16 bytes of value n. Returns n when valid, 0 otherwise, in constant time over the block's contents.
-std::size_t pkcs7_pad_length(const std::uint8_t last_block[kBlock]) {
-  const unsigned n = last_block[kBlock - 1];
-  unsigned bad = ct::is_zero_mask(n) | ct::less_than_mask(16u, n);
-  for (unsigned i = 0; i < kBlock; ++i) {
-    const unsigned in_padding = ct::less_than_mask(i, n);  // byte kBlock-1-i is padding when i < n
-    bad |= in_padding & ~ct::is_zero_mask(last_block[kBlock - 1 - i] ^ n);
-  }
-  return n & ~bad;
 }
 
 // ---- ECB / CBC ------------------------------------------------------------------------------------------------
@@ -106,7 +89,7 @@ void ecb_or_cbc_decrypt(const BlockCipherKey& key, const CipherSpec& spec, Ciphe
   if (len == 0) return fail(job, JobStatus::bad_decrypt, "bad decrypt: empty ciphertext has no padding");
   SecretBuffer plain(len);  // nothing is released before the padding is checked
   ecb_or_cbc_decrypt_raw(key, spec, job.iv, job.in.data(), plain.data.data(), len / kBlock);
-  const std::size_t pad = pkcs7_pad_length(plain.data.data() + len - kBlock);
+  const std::size_t pad = ct::pkcs7_pad_length(plain.data.data() + len - kBlock);
   if (pad == 0) return fail(job, JobStatus::bad_decrypt, "bad decrypt: invalid padding");
   std::memcpy(job.out.data(), plain.data.data(), len - pad);
   job.out_len = len - pad;

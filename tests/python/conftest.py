@@ -89,6 +89,16 @@ def engine_names() -> List[str]:
     return [e["name"] for e in cryptaccel.engines() if e["available"]]
 
 
+def skip_unless_supported(engine: str, cipher: str) -> None:
+    """Skips (visibly, with the engine's reason) when `engine` does not implement `cipher` in both directions."""
+    import cryptaccel
+    for direction in ("encrypt", "decrypt"):
+        try:
+            cryptaccel.resolve_engine(engine, cipher, direction)
+        except cryptaccel.EngineUnavailable as why:
+            pytest.skip(str(why))
+
+
 @pytest.fixture(params=engine_names(), scope="session")
 def engine(request) -> str:
     """The name of one engine under test (the test runs once per available engine)."""

@@ -11,6 +11,11 @@ The format, as used by cryptography_vectors::
     KEY = 00112233...
     FAIL                      a bare FAIL line marks a record that must be rejected (GCM decrypt)
 
+Bracketed lines that are neither a one-word section nor ``name = value`` (``[Tested for Output of byte-oriented
+messages]`` in the SHAKE VariableOut files) are notes: they end the current record and are otherwise ignored.
+Parameter names may contain spaces and parentheses (``[Minimum Output Length (bits) = 128]`` is stored as
+``params["minimum output length (bits)"]``).
+
 Field and parameter names are case-insensitive (the files mix ``KEY``/``Key``, ``TAG``/``Tag``); they are stored
 lower-case. Values are kept as the strings from the file; :func:`unhex` turns a hex value into bytes.
 """
@@ -26,6 +31,7 @@ __all__ = ["Record", "parse", "parse_file", "unhex"]
 
 _PARAM = re.compile(r"^\[\s*([^=\]]+?)\s*=\s*([^\]]*?)\s*\]$")
 _SECTION = re.compile(r"^\[\s*([A-Za-z]+)\s*\]$")
+_NOTE = re.compile(r"^\[[^\]=]*\]$")
 _FIELD = re.compile(r"^([A-Za-z][A-Za-z0-9_ ]*?)\s*=\s*(.*)$")
 
 
@@ -102,6 +108,9 @@ def parse(text: str, path: str = "<string>") -> Iterator[Record]:
             yield from flush()
             params = dict(params)
             params[m.group(1).strip().lower()] = m.group(2).strip()
+            continue
+        if _NOTE.match(line):
+            yield from flush()
             continue
         if line.upper() == "FAIL":
             if current is None:

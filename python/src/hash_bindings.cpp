@@ -1,0 +1,424 @@
+// Hash bindings: see hash_bindings.hpp.
+//
+// Inputs are read in place through the buffer protocol (HeldBuffer), not copied: a held buffer cannot be resized or
+// freed by its owner (bytearray, mmap and numpy refuse while an export exists), so the C++ code may read it with the
+// GIL released. A concurrent writer can change the bytes being hashed, exactly as with hashlib; it cannot make the
+// extension read freed memory.
+//
+// Each hash object has a mutex, as hashlib's objects do, because update() of a large input runs without the GIL: two
+// Python threads sharing one hash object must not run Hasher::update at the same time. The mutex is only ever taken
+// by a thread that does not hold the GIL, or with try_lock (Locked below), so the GIL and the mutex cannot deadlock.
+#include "hash_bindings.hpp"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "cryptaccel/cryptaccel.hpp"
+#include "gil.hpp"
+
+namespace nb = nanobind;
+namespace ca = cryptaccel;
+
+namespace pyca {
+namespace {
+
+// --- buffers -----------------------------------------------------------------------------------------------------
+
+/// A bytes-like argument, viewed in place for the lifetime of this object (see the file comment).
+class HeldBuffer {
+ public:
+  /// `what` names the argument in error messages ("data", "messages[3]").
+  HeldBuffer(nb::handle obj, const std::string& what) {
+    if (PyUnicode_Check(obj.ptr()))
+      throw nb::type_error((what + ": strings must be encoded before hashing").c_str());
+    if (!PyObject_CheckBuffer(obj.ptr()))
+      throw nb::type_error(
+          (what + " must be a bytes-like object, not '" + Py_TYPE(obj.ptr())->tp_name + "'").c_str());
+    if (PyObject_GetBuffer(obj.ptr(), &view_, PyBUF_C_CONTIGUOUS) != 0) {
+      PyErr_Clear();
+      throw nb::type_error((what + " must be a C-contiguous bytes-like object").c_str());
+    }
+    held_ = true;
+  }
+  ~HeldBuffer() {
+    if (held_) PyBuffer_Release(&view_);  // always destroyed with the GIL held
+  }
+  HeldBuffer(HeldBuffer&& other) noexcept : view_(other.view_), held_(other.held_) { other.held_ = false; }
+  HeldBuffer(const HeldBuffer&) = delete;
+  HeldBuffer& operator=(const HeldBuffer&) = delete;
+  HeldBuffer& operator=(HeldBuffer&&) = delete;
+
+  ca::bytes_view view() const {
+    return {static_cast<const std::uint8_t*>(view_.buf), static_cast<std::size_t>(view_.len)};
+  }
+  std::size_t size() const { return static_cast<std::size_t>(view_.len); }
+
+ private:
+  Py_buffer view_{};
+  bool held_ = false;
+};
+
+/// A new, uninitialised bytes object of `n` bytes (MemoryError when it cannot be allocated).
+nb::bytes new_bytes(std::size_t n) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<Py_ssize_t>::max())) throw std::bad_alloc();
+  PyObject* out = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
+  if (!out) throw nb::python_error();
+  return nb::steal<nb::bytes>(out);
+}
+
+std::uint8_t* bytes_data(nb::bytes& b) { return reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b.ptr())); }
+
+// --- hash objects ------------------------------------------------------------------------------------------------
+
+/// The object behind cryptaccel.Hash (and HashXOF, for SHAKE): one Hasher and the mutex that serialises its use.
+struct PyHash {
+  PyHash(ca::HashAlgorithm algorithm, std::string_view engine) : hasher(algorithm, engine) {}
+  explicit PyHash(const ca::Hasher& other) : hasher(other) {}
+  virtual ~PyHash() = default;
+  PyHash(const PyHash&) = delete;
+  PyHash& operator=(const PyHash&) = delete;
+
+  ca::Hasher hasher;
+  std::mutex mutex;  ///< serialises use of `hasher` (see the file comment)
+};
+
+/// A SHAKE object: the same state; only the Python methods differ (digest and hexdigest take a length).
+struct PyHashXOF final : PyHash {
+  using PyHash::PyHash;
+};
+
+/// The Python object for a new PyHash: a HashXOF for SHAKE, a Hash otherwise.
+nb::object wrap(ca::Hasher hasher) {
+  if (hasher.info().xof) return nb::cast(new PyHashXOF(hasher), nb::rv_policy::take_ownership);
+  return nb::cast(new PyHash(hasher), nb::rv_policy::take_ownership);
+}
+
+/// Holds a PyHash's mutex; called with the GIL held. Waits without the GIL if another thread has the mutex (that
+/// thread is inside a GIL-released update and may take a while), as hashlib's ENTER_HASHLIB does.
+class Locked {
+ public:
+  explicit Locked(std::mutex& m) : lock_(m, std::try_to_lock) {
+    if (!lock_.owns_lock()) {
+      nb::gil_scoped_release release;
+      lock_.lock();
+    }
+  }
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
+
+void hash_update(PyHash& self, nb::handle data) {
+  HeldBuffer buf(data, "data");
+  if (buf.size() > kReleaseGilAbove) {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(self.mutex);
+    self.hasher.update(buf.view());
+  } else {
+    Locked lock(self.mutex);
+    self.hasher.update(buf.view());
+  }
+}
+
+/// cryptaccel.new(): a hash object for `name`, fed with `data`.
+nb::object hash_new(std::string_view name, nb::handle data, std::string_view engine) {
+  HeldBuffer buf(data, "data");  // type errors before engine errors, as hashlib
+  ca::Hasher hasher(ca::parse_hash(name), engine);
+  if (buf.size() > kReleaseGilAbove) {
+    nb::gil_scoped_release release;
+    hasher.update(buf.view());
+  } else if (buf.size()) {
+    hasher.update(buf.view());
+  }
+  return wrap(std::move(hasher));
+}
+
+/// The `length` argument of HashXOF.digest: an int (TypeError otherwise), >= 0 (InvalidArgument otherwise).
+std::size_t xof_length(nb::handle length) {
+  nb::object as_int = nb::steal(PyNumber_Index(length.ptr()));
+  if (!as_int.is_valid()) {
+    PyErr_Clear();
+    throw nb::type_error(
+        (std::string("length must be an int, not '") + Py_TYPE(length.ptr())->tp_name + "'").c_str());
+  }
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(as_int.ptr(), &overflow);
+  if (overflow > 0) throw ca::InvalidArgument("output length " + nb::cast<std::string>(nb::str(as_int)) + " is too large");
+  if (overflow < 0 || n < 0)
+    throw ca::InvalidArgument("invalid output length " + nb::cast<std::string>(nb::str(as_int)) +
+                              " (must be non-negative)");
+  return static_cast<std::size_t>(n);
+}
+
+/// The digest so far: `length` bytes for SHAKE (0 gives b"", as hashlib), the digest size otherwise.
+nb::bytes hash_digest(PyHash& self, std::size_t length) {
+  const ca::HashInfo& info = self.hasher.info();
+  const std::size_t n = info.xof ? length : info.digest_size;
+  nb::bytes out = new_bytes(n);
+  if (n == 0) return out;
+  const ca::mutable_bytes dst(bytes_data(out), n);
+  if (n > kReleaseGilAbove) {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(self.mutex);
+    self.hasher.digest_into(dst);
+  } else {
+    Locked lock(self.mutex);
+    self.hasher.digest_into(dst);
+  }
+  return out;
+}
+
+nb::str to_hex(const nb::bytes& b) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const auto* p = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(b.ptr()));
+  const std::size_t n = static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr()));
+  std::string hex(2 * n, '0');
+  for (std::size_t i = 0; i < n; ++i) {
+    hex[2 * i] = kDigits[p[i] >> 4];
+    hex[2 * i + 1] = kDigits[p[i] & 15];
+  }
+  return nb::str(hex.data(), hex.size());
+}
+
+nb::object hash_copy(PyHash& self) {
+  Locked lock(self.mutex);
+  return wrap(self.hasher);
+}
+
+std::string hash_repr(nb::handle self_obj, const PyHash& self) {
+  const char* type = self.hasher.info().xof ? "HashXOF" : "Hash";
+  char addr[32];
+  std::snprintf(addr, sizeof addr, "%p", static_cast<void*>(self_obj.ptr()));
+  return "<" + std::string(self.hasher.info().name) + " cryptaccel." + type + " object (engine " +
+         std::string(self.hasher.engine_name()) + ") @ " + addr + ">";
+}
+
+// --- batch hashing -----------------------------------------------------------------------------------------------
+
+/// Hashes every item of `messages` in one hash_batch call. `length`: output length for SHAKE (0: b"" for every
+/// message); must be the digest size otherwise. Returns (list[bytes], engine name).
+nb::tuple hash_many(std::string_view name, nb::handle messages, std::size_t length, const std::string& engine,
+                    std::size_t threads) {
+  const ca::HashAlgorithm algorithm = ca::parse_hash(name);
+  const ca::HashInfo& info = ca::hash_info(algorithm);
+  if (!info.xof && length != info.digest_size)
+    throw ca::InvalidArgument(std::string(info.name) + " digests are " + std::to_string(info.digest_size) +
+                              " bytes, not " + std::to_string(length) + "; only SHAKE takes an output length");
+
+  nb::object seq = nb::steal(PySequence_Fast(messages.ptr(), "messages must be a sequence of bytes-like objects"));
+  if (!seq.is_valid()) throw nb::python_error();
+  const std::size_t n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+
+  std::vector<HeldBuffer> inputs;
+  inputs.reserve(n);
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    inputs.emplace_back(nb::handle(items[i]), "messages[" + std::to_string(i) + "]");
+    total += inputs.back().size();
+  }
+  if (length != 0 && n > std::numeric_limits<std::size_t>::max() / length) throw std::bad_alloc();
+
+  // One output buffer for every digest; then one bytes object per message.
+  std::vector<std::uint8_t> digests(n * length);
+  std::vector<ca::HashJob> jobs;
+  if (length != 0) {  // SHAKE with length 0: no output to compute, but the engine is still resolved
+    jobs.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      ca::HashJob job;
+      job.in = inputs[i].view();
+      job.digest = ca::mutable_bytes(digests.data() + i * length, length);
+      jobs.push_back(std::move(job));
+    }
+  }
+  ca::BatchReport report;
+  {
+    MaybeReleaseGil gil(total + n * length > kReleaseGilAbove);
+    ca::BatchOptions options;
+    options.engine = engine;
+    options.threads = threads;
+    report = ca::hash_batch(algorithm, jobs, options);
+  }
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (jobs[i].status != ca::JobStatus::ok)
+      throw ca::InvalidArgument("message " + std::to_string(i) + ": " +
+                                (jobs[i].error.empty() ? std::string("hashing failed") : jobs[i].error));
+
+  nb::list out;
+  for (std::size_t i = 0; i < n; ++i)
+    out.append(nb::bytes(reinterpret_cast<const char*>(digests.data() + i * length), length));
+  return nb::make_tuple(out, report.engine);
+}
+
+// --- Keccak-f[1600] ----------------------------------------------------------------------------------------------
+
+std::uint64_t load_le64(const std::uint8_t* p) {
+  std::uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+void store_le64(std::uint8_t* p, std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+std::string permute(std::vector<ca::KeccakState>& states, const std::string& engine) {
+  MaybeReleaseGil gil(states.size() * sizeof(ca::KeccakState) > kReleaseGilAbove);
+  return ca::keccak_f1600_batch(states, engine);
+}
+
+/// `states`: a bytes-like object of n*200 bytes (n states of 25 little-endian 64-bit lanes), answered with bytes in
+/// the same layout; or a sequence of n sequences of 25 ints, answered with a list of n lists of 25 ints.
+nb::tuple keccak_batch(nb::handle states_obj, const std::string& engine) {
+  if (PyObject_CheckBuffer(states_obj.ptr())) {
+    HeldBuffer buf(states_obj, "states");
+    if (buf.size() % sizeof(ca::KeccakState) != 0)
+      throw ca::InvalidArgument("a bytes-like states argument must be a multiple of 200 bytes (25 little-endian "
+                                "64-bit lanes per state), got " + std::to_string(buf.size()) + " bytes");
+    const std::size_t n = buf.size() / sizeof(ca::KeccakState);
+    std::vector<ca::KeccakState> states(n);
+    const std::uint8_t* p = buf.view().data();
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < 25; ++j) states[i][j] = load_le64(p + 200 * i + 8 * j);
+    const std::string used = permute(states, engine);
+    nb::bytes out = new_bytes(buf.size());
+    std::uint8_t* q = bytes_data(out);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < 25; ++j) store_le64(q + 200 * i + 8 * j, states[i][j]);
+    return nb::make_tuple(out, used);
+  }
+  if (PyUnicode_Check(states_obj.ptr()))
+    throw nb::type_error("states must be a sequence of 25-int sequences or a bytes-like object, not 'str'");
+
+  nb::object seq = nb::steal(PySequence_Fast(
+      states_obj.ptr(), "states must be a sequence of 25-int sequences or a bytes-like object of n*200 bytes"));
+  if (!seq.is_valid()) throw nb::python_error();
+  const std::size_t n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
+  std::vector<ca::KeccakState> states(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string where = "states[" + std::to_string(i) + "]";
+    PyObject* item = PySequence_Fast_GET_ITEM(seq.ptr(), i);
+    if (PyUnicode_Check(item) || PyObject_CheckBuffer(item))
+      throw nb::type_error((where + " must be a sequence of 25 ints, not '" + Py_TYPE(item)->tp_name + "'").c_str());
+    nb::object lanes = nb::steal(PySequence_Fast(item, (where + " must be a sequence of 25 ints").c_str()));
+    if (!lanes.is_valid()) throw nb::python_error();
+    const Py_ssize_t len = PySequence_Fast_GET_SIZE(lanes.ptr());
+    if (len != 25)
+      throw ca::InvalidArgument(where + " has " + std::to_string(len) + " lanes (a Keccak-f[1600] state has 25)");
+    for (std::size_t j = 0; j < 25; ++j) {
+      PyObject* lane = PySequence_Fast_GET_ITEM(lanes.ptr(), j);
+      nb::object as_int = nb::steal(PyNumber_Index(lane));
+      if (!as_int.is_valid()) {
+        PyErr_Clear();
+        throw nb::type_error((where + "[" + std::to_string(j) + "] must be an int, not '" + Py_TYPE(lane)->tp_name +
+                              "'").c_str());
+      }
+      const unsigned long long v = PyLong_AsUnsignedLongLong(as_int.ptr());
+      if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw ca::InvalidArgument(where + "[" + std::to_string(j) + "] = " +
+                                  nb::cast<std::string>(nb::str(as_int)) + " is not a 64-bit lane (0 .. 2**64-1)");
+      }
+      states[i][j] = static_cast<std::uint64_t>(v);
+    }
+  }
+  const std::string used = permute(states, engine);
+  nb::list out;
+  for (const ca::KeccakState& s : states) {
+    nb::list lanes;
+    for (std::uint64_t v : s) lanes.append(nb::steal(PyLong_FromUnsignedLongLong(v)));
+    out.append(lanes);
+  }
+  return nb::make_tuple(out, used);
+}
+
+// --- introspection -----------------------------------------------------------------------------------------------
+
+nb::dict hash_info_dict(std::string_view name) {
+  const ca::HashInfo& info = ca::hash_info(ca::parse_hash(name));
+  nb::dict d;
+  d["name"] = info.name;
+  d["display_name"] = info.display_name;
+  d["digest_size"] = info.digest_size;
+  d["block_size"] = info.block_size;
+  d["xof"] = info.xof;
+  return d;
+}
+
+/// Whether an available engine streams `name` (what cryptaccel.new needs with engine="auto").
+bool hash_available(std::string_view name) {
+  try {
+    ca::Hasher probe(ca::parse_hash(name), "auto");
+    return true;
+  } catch (const ca::EngineUnavailable&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+void register_hash_bindings(nb::module_& m) {
+  nb::class_<PyHash>(m, "Hash",
+                     "A hash object with hashlib's interface: feed it with update(), read the digest with digest().\n\n"
+                     "Made by cryptaccel.new() or a named constructor such as cryptaccel.sha256(); not instantiated "
+                     "directly. Thread-safe: one object may be shared by threads (calls are serialised).")
+      .def("update", &hash_update, nb::sig("def update(self, data: collections.abc.Buffer, /) -> None"),
+           "Absorbs ``data`` (any C-contiguous bytes-like object). Inputs over 4 KiB are hashed with the GIL "
+           "released.")
+      .def(
+          "digest", [](PyHash& self) { return hash_digest(self, 0); },
+          "The digest of the data absorbed so far, as bytes. Does not finalise: more updates may follow.")
+      .def(
+          "hexdigest", [](PyHash& self) { return to_hex(hash_digest(self, 0)); },
+          "As digest(), as a string of lower-case hex digits.")
+      .def("copy", &hash_copy, "An independent copy of this object (same algorithm, engine and state).")
+      .def_prop_ro(
+          "name", [](const PyHash& h) { return std::string(h.hasher.info().name); },
+          "The algorithm's name as hashlib spells it (\"sha256\", \"sha3_256\", \"shake_128\", \"sm3\").")
+      .def_prop_ro(
+          "digest_size", [](const PyHash& h) { return h.hasher.info().xof ? 0 : h.hasher.info().digest_size; },
+          "Size of the digest in bytes (0 for SHAKE, whose output length is chosen per call, as in hashlib).")
+      .def_prop_ro(
+          "block_size", [](const PyHash& h) { return h.hasher.info().block_size; },
+          "Internal block size in bytes (SHA-3/SHAKE: the sponge rate).")
+      .def_prop_ro(
+          "engine", [](const PyHash& h) { return std::string(h.hasher.engine_name()); },
+          "Name of the engine whose block function this object uses (\"ref\", \"cpu\", ...).")
+      .def("__repr__", [](nb::handle self_obj) { return hash_repr(self_obj, nb::cast<const PyHash&>(self_obj)); });
+
+  nb::class_<PyHashXOF, PyHash>(m, "HashXOF",
+                                "A SHAKE object: as Hash, but digest() and hexdigest() take the output length in "
+                                "bytes (which may be 0), as hashlib's shake objects.")
+      .def(
+          "digest", [](PyHashXOF& self, nb::handle length) { return hash_digest(self, xof_length(length)); },
+          nb::sig("def digest(self, length: int) -> bytes"),
+          "The first ``length`` bytes of output for the data absorbed so far. Does not finalise.")
+      .def(
+          "hexdigest",
+          [](PyHashXOF& self, nb::handle length) { return to_hex(hash_digest(self, xof_length(length))); },
+          nb::sig("def hexdigest(self, length: int) -> str"), "As digest(length), as 2*length lower-case hex digits.");
+
+  m.def("_new", &hash_new, nb::arg("name"), nb::arg("data"), nb::arg("engine"),
+        "_new(name, data, engine) -> Hash | HashXOF");
+  m.def("_hash_many", &hash_many, nb::arg("name"), nb::arg("messages"), nb::arg("length"), nb::arg("engine"),
+        nb::arg("threads"), "_hash_many(name, messages, length, engine, threads) -> (list[bytes], engine_name)");
+  m.def("_keccak_f1600_batch", &keccak_batch, nb::arg("states"), nb::arg("engine"),
+        "_keccak_f1600_batch(states, engine) -> (states, engine_name)");
+  m.def("_hash_names", &ca::hash_names, "_hash_names() -> list[str]");
+  m.def("_hash_info", &hash_info_dict, nb::arg("name"), "_hash_info(name) -> dict");
+  m.def("_hash_available", &hash_available, nb::arg("name"), "_hash_available(name) -> bool");
+}
+
+}  // namespace pyca

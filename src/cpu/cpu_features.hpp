@@ -1,0 +1,30 @@
+// x86-64 CPU features relevant to cryptography, read once from CPUID (and XGETBV for the OS-enabled register state).
+// The cpu engine's backends are chosen from these at run time; nothing is compiled with -march=native.
+#pragma once
+#include <string>
+
+namespace cryptaccel::cpu {
+
+struct CpuFeatures {
+  bool aesni = false;       ///< AES-NI (CPUID.1:ECX.AES)
+  bool pclmulqdq = false;   ///< carry-less multiply (CPUID.1:ECX.PCLMULQDQ)
+  bool ssse3 = false;
+  bool avx = false;         ///< AVX with YMM state enabled by the OS
+  bool avx2 = false;
+  bool avx512f = false;     ///< AVX-512 Foundation with ZMM/opmask state enabled by the OS
+  bool avx512bw = false;
+  bool avx512vl = false;
+  bool vaes = false;        ///< vector AES (VEX/EVEX encoded, 256/512-bit)
+  bool vpclmulqdq = false;  ///< vector carry-less multiply
+  bool sha_ni = false;      ///< SHA-1/SHA-256 extensions
+  bool gfni = false;        ///< Galois-field affine instructions
+
+  /// Space-separated names of the features present, e.g. "aesni pclmulqdq avx2 sha_ni".
+  std::string names() const;
+};
+
+/// The features of the machine this process runs on (detected once). CRYPTACCEL_CPU_MASK="avx512f,vaes" (a
+/// comma-separated list of feature names) hides features, so that tests can force the slower backends.
+const CpuFeatures& cpu_features();
+
+}  // namespace cryptaccel::cpu

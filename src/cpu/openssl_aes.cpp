@@ -1,0 +1,183 @@
+#include "cpu/openssl_aes.hpp"
+
+#include <openssl/err.h>
+#include <openssl/evp.h>
+
+#include <array>
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "algo/block_modes.hpp"
+#include "api/ct.hpp"
+#include "ref/cipher_modes.hpp"
+
+namespace cryptaccel::cpu {
+
+struct EvpContext::Impl {
+  EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  ~Impl() { EVP_CIPHER_CTX_free(ctx); }  // EVP_CIPHER_CTX_free cleanses the key schedule
+};
+
+EvpContext::EvpContext() : impl_(std::make_unique<Impl>()) {
+  if (!impl_->ctx) throw std::bad_alloc();
+}
+EvpContext::~EvpContext() = default;
+
+namespace {
+
+constexpr std::size_t kBlock = 16;
+constexpr std::size_t kMaxUpdate = std::size_t{1} << 30;  // EVP lengths are ints
+constexpr std::size_t kMaxEvpGcmIv = 128;  // OpenSSL's GCM provider refuses longer IVs (GCM_IV_MAX_SIZE)
+
+/// The EVP cipher for an AES spec, fetched once per (key size, mode) and kept for the process.
+const EVP_CIPHER* evp_cipher(const CipherSpec& spec) {
+  static const auto table = [] {
+    std::array<std::array<EVP_CIPHER*, 5>, 3> t{};
+    const char* bits[] = {"128", "192", "256"};
+    const char* modes[] = {"ECB", "CBC", "CTR", "GCM", "XTS"};
+    for (int b = 0; b < 3; ++b)
+      for (int m = 0; m < 5; ++m)
+        t[b][m] = EVP_CIPHER_fetch(nullptr, ("AES-" + std::string(bits[b]) + "-" + modes[m]).c_str(), nullptr);
+    return t;  // AES-192-XTS does not exist: nullptr
+  }();
+  const int b = spec.cipher == BlockCipher::aes128 ? 0 : spec.cipher == BlockCipher::aes192 ? 1 : 2;
+  const int m = spec.mode == Mode::ecb ? 0 : spec.mode == Mode::cbc ? 1 : spec.mode == Mode::ctr ? 2
+              : spec.mode == Mode::gcm ? 3 : 4;
+  return table[b][m];
+}
+
+void fail(CipherJob& job, JobStatus status, std::string why) {
+  job.status = status;
+  job.out_len = 0;
+  job.error = std::move(why);
+}
+
+/// EVP_CipherUpdate over any length (EVP takes int lengths). Returns false on an EVP error.
+bool update(EVP_CIPHER_CTX* ctx, std::uint8_t* out, const std::uint8_t* in, std::size_t len) {
+  for (std::size_t pos = 0; pos < len; pos += kMaxUpdate) {
+    const int n = static_cast<int>(std::min(kMaxUpdate, len - pos));
+    int written = 0;
+    if (EVP_CipherUpdate(ctx, out ? out + pos : nullptr, &written, in + pos, n) != 1) return false;
+  }
+  return true;
+}
+
+std::string openssl_error() {
+  char buf[256];
+  ERR_error_string_n(ERR_get_error(), buf, sizeof buf);
+  ERR_clear_error();
+  return std::string("OpenSSL: ") + buf;
+}
+
+void ecb_cbc(EVP_CIPHER_CTX* ctx, const CipherSpec& spec, Direction dir, CipherJob& job) {
+  const std::size_t len = job.in.size();
+  EVP_CIPHER_CTX_set_padding(ctx, 0);  // PKCS#7 is done here (constant-time check on decryption)
+  if (dir == Direction::encrypt) {
+    const std::size_t full = len / kBlock * kBlock;
+    if (!update(ctx, job.out.data(), job.in.data(), full)) return fail(job, JobStatus::invalid_argument, openssl_error());
+    job.out_len = full;
+    if (spec.padding) {
+      std::uint8_t last[kBlock];
+      const std::size_t rem = len - full;
+      std::memcpy(last, job.in.data() + full, rem);
+      std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
+      const bool ok = update(ctx, job.out.data() + full, last, kBlock);
+      secure_wipe(last, sizeof last);
+      if (!ok) return fail(job, JobStatus::invalid_argument, openssl_error());
+      job.out_len += kBlock;
+    }
+  } else {
+    if (!update(ctx, job.out.data(), job.in.data(), len)) return fail(job, JobStatus::invalid_argument, openssl_error());
+    job.out_len = len;
+    if (spec.padding) {
+      const std::size_t pad = ct::pkcs7_pad_length(job.out.data() + len - kBlock);
+      if (pad == 0) {
+        secure_wipe(job.out.data(), len);  // no plaintext is released with a padding error
+        return fail(job, JobStatus::bad_decrypt, "bad decrypt: invalid padding");
+      }
+      job.out_len = len - pad;
+    }
+  }
+  job.status = JobStatus::ok;
+}
+
+void gcm(EVP_CIPHER_CTX* ctx, Direction dir, CipherJob& job) {
+  const std::size_t len = job.in.size();
+  if (dir == Direction::decrypt &&
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(job.tag.size()), job.tag.data()) != 1)
+    return fail(job, JobStatus::invalid_argument, openssl_error());
+  if (!update(ctx, nullptr, job.aad.data(), job.aad.size()) || !update(ctx, job.out.data(), job.in.data(), len))
+    return fail(job, JobStatus::invalid_argument, openssl_error());
+  int written = 0;
+  std::uint8_t unused[kBlock];
+  if (EVP_CipherFinal_ex(ctx, unused, &written) != 1) {
+    if (dir == Direction::decrypt) {
+      ERR_clear_error();
+      secure_wipe(job.out.data(), len);  // decrypted before the tag was known: wiped, never released
+      return fail(job, JobStatus::auth_failed, "authentication failed: tag mismatch");
+    }
+    return fail(job, JobStatus::invalid_argument, openssl_error());
+  }
+  if (dir == Direction::encrypt &&
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(job.tag.size()), job.tag.data()) != 1)
+    return fail(job, JobStatus::invalid_argument, openssl_error());
+  job.out_len = len;
+  job.status = JobStatus::ok;
+}
+
+void xts(EVP_CIPHER_CTX* ctx, Direction dir, CipherJob& job, std::size_t unit) {
+  const std::size_t len = job.in.size();
+  if (unit == 0) unit = len;
+  std::uint8_t tweak[kBlock];
+  std::memcpy(tweak, job.iv.data(), kBlock);
+  for (std::size_t pos = 0; pos < len; pos += unit) {
+    // EVP's XTS takes one data unit per update; a new IV keeps the key schedules.
+    const std::size_t n = std::min(unit, len - pos);
+    if (EVP_CipherInit_ex2(ctx, nullptr, nullptr, tweak, dir == Direction::encrypt, nullptr) != 1 ||
+        !update(ctx, job.out.data() + pos, job.in.data() + pos, n))
+      return fail(job, JobStatus::invalid_argument, openssl_error());
+    algo::le128_add(tweak, 1);
+  }
+  job.out_len = len;
+  job.status = JobStatus::ok;
+}
+
+}  // namespace
+
+bool openssl_aes_supports(const CipherSpec& spec) {
+  return spec.cipher != BlockCipher::sm4 && evp_cipher(spec) != nullptr;
+}
+
+void openssl_aes_run(EvpContext& context, const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit) {
+  if (spec.mode == Mode::gcm && job.iv.size() > kMaxEvpGcmIv) {
+    // SP 800-38D allows IVs up to 2^64 bits; OpenSSL stops at 128 bytes. Such IVs are rare: the portable GCM
+    // (constant-time, byte-identical) serves them rather than failing.
+    return ref::run_cipher_job(spec, dir, job, xts_unit);
+  }
+  EVP_CIPHER_CTX* ctx = context.impl().ctx;
+  const int enc = dir == Direction::encrypt;
+  const bool ok =
+      spec.mode == Mode::gcm
+          ? EVP_CipherInit_ex2(ctx, evp_cipher(spec), nullptr, nullptr, enc, nullptr) == 1 &&
+                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(job.iv.size()), nullptr) == 1 &&
+                EVP_CipherInit_ex2(ctx, nullptr, job.key.data(), job.iv.data(), enc, nullptr) == 1
+          : EVP_CipherInit_ex2(ctx, evp_cipher(spec), job.key.data(),
+                               spec.mode == Mode::ecb || spec.mode == Mode::xts ? nullptr : job.iv.data(), enc,
+                               nullptr) == 1;
+  if (!ok) return fail(job, JobStatus::invalid_argument, openssl_error());
+  switch (spec.mode) {
+    case Mode::ecb:
+    case Mode::cbc: return ecb_cbc(ctx, spec, dir, job);
+    case Mode::ctr:
+      if (!update(ctx, job.out.data(), job.in.data(), job.in.size()))
+        return fail(job, JobStatus::invalid_argument, openssl_error());
+      job.out_len = job.in.size();
+      job.status = JobStatus::ok;
+      return;
+    case Mode::gcm: return gcm(ctx, dir, job);
+    case Mode::xts: return xts(ctx, dir, job, xts_unit);
+  }
+}
+
+}  // namespace cryptaccel::cpu

@@ -1,0 +1,34 @@
+// The cpu engine's AES modes through OpenSSL libcrypto's EVP (AES-NI, VAES and VPCLMULQDQ code paths that OpenSSL
+// selects from CPUID): OpenSSL is already at the limit for one AES stream per core, so the cpu engine calls it for
+// that and adds its own threading, batching and splitting around it. Padding is checked here, in constant time
+// (EVP's own padding check is not), and plaintext is wiped when a tag or padding check fails.
+#pragma once
+#include <cstddef>
+#include <memory>
+
+#include "cryptaccel/batch.hpp"
+#include "cryptaccel/cipher.hpp"
+
+namespace cryptaccel::cpu {
+
+/// An EVP cipher context reused across the jobs of one engine call (one per thread).
+class EvpContext {
+ public:
+  EvpContext();
+  ~EvpContext();
+  EvpContext(const EvpContext&) = delete;
+  EvpContext& operator=(const EvpContext&) = delete;
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Whether this backend implements `spec` (AES in every mode).
+bool openssl_aes_supports(const CipherSpec& spec);
+
+/// Runs one validated, pending AES job; sets status, out_len and error like the ref engine.
+void openssl_aes_run(EvpContext& ctx, const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit);
+
+}  // namespace cryptaccel::cpu

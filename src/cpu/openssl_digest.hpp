@@ -1,0 +1,16 @@
+// The cpu engine's batch hashing through OpenSSL libcrypto's EVP digests (SHA-NI / AVX2 / AVX-512 code paths that
+// OpenSSL selects from CPUID), one message at a time per thread.
+#pragma once
+#include <span>
+
+#include "cryptaccel/hash.hpp"
+
+namespace cryptaccel::cpu {
+
+/// Whether this OpenSSL provides `algorithm`.
+bool openssl_digest_supports(HashAlgorithm algorithm);
+
+/// Hashes every pending job; sets each job's status.
+void openssl_digest_run(HashAlgorithm algorithm, std::span<HashJob> jobs);
+
+}  // namespace cryptaccel::cpu
