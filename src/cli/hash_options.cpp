@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <exception>
 #include <string_view>
+#include <vector>
 
 #include "cryptaccel/error.hpp"
 
@@ -64,20 +65,36 @@ std::optional<std::size_t> parse_length(std::string_view text) {
 }  // namespace
 
 std::string hash_usage() {
-  std::string names;
-  for (const std::string& n : hash_names()) names += (names.empty() ? "" : ", ") + n;
+  // The algorithm names, wrapped to fit 80 columns under the option's description.
+  std::string names = "                          ";
+  std::size_t column = names.size();
+  const std::vector<std::string> all = hash_names();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const std::string item = all[i] + (i + 1 < all.size() ? "," : "");
+    if (column + 1 + item.size() > 80) {
+      names += "\n                          ";
+      column = 26;
+    } else if (column > 26) {
+      names += ' ';
+      ++column;
+    }
+    names += item;
+    column += item.size();
+  }
   return std::string("Usage: ") + kProgram +
          " [OPTION]... [FILE]...\n"
-         "Print or check message digests, as sha256sum does (the same output, check-file formats and messages).\n"
+         "Print or check message digests like sha256sum (the same output, checksum formats and messages).\n"
          "With no FILE, or when FILE is -, read standard input.\n"
          "\n"
-         "  -a, --algorithm=NAME  hash algorithm (default sha256): " +
+         "  -a, --algorithm=NAME  hash algorithm (default sha256):\n" +
          names +
          "\n"
          "                          (any case; '-', '_' and '/' ignored: sha3-256, SHA512/224, shake128)\n"
-         "      --length=N        output length in bytes for SHAKE (default 16 for shake128, 32 for shake256)\n"
+         "      --length=N        SHAKE output length in bytes, at least 1 (default 16 for shake128,\n"
+         "                          32 for shake256); with --check, only lines of that length are\n"
+         "                          accepted (without it, SHAKE lines of any length are checked)\n"
          "      --engine=NAME     auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
-         "      --list            list the hash algorithms and exit\n"
+         "      --list            list the hash algorithms and their digest sizes, and exit\n"
          "  -b, --binary          read in binary mode ('*' before the name; the same on GNU systems)\n"
          "  -c, --check           read checksums from the FILEs and check them\n"
          "      --tag             create a BSD-style checksum (\"SHA256 (FILE) = HEX\")\n"
@@ -95,9 +112,14 @@ std::string hash_usage() {
          "      --help            display this help and exit\n"
          "      --version         output version information and exit\n"
          "\n"
-         "Files shorter than 1 MiB are read whole and hashed together in batches (hash_batch, where an accelerator\n"
-         "helps); longer files are streamed in 1 MiB reads. Output follows the order of the FILEs.\n"
-         "Exit status: 0 when every file was read (and, with --check, every listed file matched); 1 otherwise.\n";
+         "Files shorter than 1 MiB are read whole and hashed together in batches (hash_batch, where an\n"
+         "accelerator helps); longer files and standard input beyond 1 MiB are streamed in 1 MiB reads.\n"
+         "Output follows the order of the FILEs.\n"
+         "\n"
+         "Exit status: 0 on success; 1 when a FILE could not be read, when a checked file is missing,\n"
+         "unreadable or does not match, when a checksum file has no properly formatted line (or, with\n"
+         "--strict, an improperly formatted one), when --ignore-missing verified no file, and on usage\n"
+         "errors, an unusable engine or a write error.\n";
 }
 
 std::optional<HashOptions> parse_hash_options(const std::vector<std::string>& args) {

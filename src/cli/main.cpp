@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
     if (sub == "hash") return cryptaccel::cli::run_hash(std::vector<std::string>(argv + 2, argv + argc));
   }
 
-  CLI::App app{"cryptaccel: accelerated cryptography (AES, SM4; ECB, CBC, CTR, GCM, XTS)", "cryptaccel"};
+  CLI::App app{"cryptaccel: accelerated cryptography (AES and SM4 in ECB, CBC, CTR, GCM, XTS; SHA-2, SHA-3, SHAKE, SM3)",
+               "cryptaccel"};
   app.set_version_flag("--version", std::string("cryptaccel ") + cryptaccel::kVersion);
   app.require_subcommand(1);
   app.add_subcommand("enc", "encrypt or decrypt like `openssl enc` with a raw key (see `cryptaccel enc --help`)");

@@ -99,6 +99,24 @@ def skip_unless_supported(engine: str, cipher: str) -> None:
             pytest.skip(str(why))
 
 
+def skip_unless_hash_supported(engine: str, name: str, use: str = "stream") -> None:
+    """Skips (visibly, with the engine's reason) when `engine` cannot hash `name` the way a test needs it:
+    ``use="stream"`` (cryptaccel.new and hash objects), ``"batch"`` (hash_many) or ``"keccak"`` (keccak_f1600_batch;
+    `name` is ignored)."""
+    import cryptaccel
+    try:
+        if use == "stream":
+            cryptaccel.new(name, engine=engine)
+        elif use == "batch":
+            cryptaccel.hash_many(name, [], length=1 if name.startswith("shake") else None, engine=engine)
+        elif use == "keccak":
+            cryptaccel.keccak_f1600_batch([], engine=engine)
+        else:
+            raise ValueError(f"unknown use {use!r}")
+    except cryptaccel.EngineUnavailable as why:
+        pytest.skip(str(why))
+
+
 @pytest.fixture(params=engine_names(), scope="session")
 def engine(request) -> str:
     """The name of one engine under test (the test runs once per available engine)."""
