@@ -15,7 +15,10 @@ and SHAKE through a sponge built on it.
 from __future__ import annotations
 
 import array
+import functools
 import hashlib
+import hmac
+import io
 import os
 import random
 import threading
@@ -328,6 +331,26 @@ def test_algorithm_sets():
     # The ref engine runs everything, so every algorithm is available wherever ref is.
     if any(e["name"] == "ref" and e["available"] for e in cryptaccel.engines()):
         assert cryptaccel.algorithms_available == cryptaccel.algorithms_guaranteed
+
+
+# --- use by the standard library ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", FIXED)
+def test_hmac_and_file_digest(name, engine):
+    """Constructors work as hmac's digestmod and as hashlib.file_digest's digest (they rely on the hashlib
+    interface: copy, update with memoryviews, block_size, digest_size)."""
+    skip_unless_hash_supported(engine, name)
+    rng, seed = seeded("stdlib", name)
+    block = reference(name).block_size
+    ours = functools.partial(cryptaccel.new, name, engine=engine)
+    for key_len in (0, block - 1, block, block + 1, 3 * block):
+        key, msg = rng.randbytes(key_len), rng.randbytes(rng.randrange(0, 5000))
+        expected = hmac.new(key, msg, lambda d=b"": reference(name, d)).digest()
+        assert hmac.new(key, msg, ours).digest() == expected, f"hmac {name} [{engine}] {seed} key={key_len}"
+    if hasattr(hashlib, "file_digest"):
+        data = rng.randbytes(rng.randrange(300_000, 700_000))
+        got = hashlib.file_digest(io.BytesIO(data), ours).digest()
+        assert got == reference(name, data).digest(), f"file_digest {name} [{engine}] {seed} len={len(data)}"
 
 
 # --- bytes-like inputs ----------------------------------------------------------------------------------------------
