@@ -1,8 +1,9 @@
 """cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS) and hashing
 (SHA-224/256/384/512, SHA-512/224, SHA-512/256, SHA3-224/256/384/512, SHAKE128/256, SM3).
 
-One algorithm suite, several engines: every engine (``ref`` today; ``cpu`` and ``cuda`` as they land) produces the
-same bytes, and ``engine="auto"`` picks the most preferred engine that is available and supports the request.
+One algorithm suite, several engines: every engine (``cpu``: x86 AES-NI/SHA-NI; ``ref``: portable; ``cuda`` as it
+lands) produces the same bytes, and ``engine="auto"`` picks the most preferred engine that is available and
+supports the request.
 
 Quick start::
 
