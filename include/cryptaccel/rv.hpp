@@ -1,0 +1,179 @@
+// cryptaccel::rv — the RISC-V simulator of the crypto-ISA lab (docs/isa-lab.md): RV32/RV64 IMC + Zicsr + scalar
+// bit-manipulation and crypto extensions, Spike's bare-metal platform (RAM at 0x8000_0000, HTIF tohost/fromhost),
+// retired-instruction counts per class for the whole run and for the measured region, and a cycle model.
+//
+//   cryptaccel::rv::MachineConfig cfg;
+//   cfg.isa = "rv64imc_zbkb_zknh";
+//   cryptaccel::rv::Machine m(cfg);
+//   m.load_elf_file("kernel.elf");
+//   cryptaccel::rv::RunResult r = m.run(stdin_bytes);
+//   // r.exit_code, r.stdout_bytes, r.total.instret, r.region.by_class[...], r.region.cycles
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cryptaccel::rv {
+
+/// Instruction classes for counting and for the cycle model. New classes go at the end (before count).
+enum class InsnClass : std::uint8_t {
+  alu,         ///< integer register/immediate arithmetic, logic, shifts, lui/auipc
+  mul,         ///< M multiplications
+  div,         ///< M divisions and remainders
+  load,
+  store,
+  branch,      ///< conditional branches (taken ones also pay CycleModel::taken_branch_penalty)
+  jump,        ///< jal, jalr
+  csr,         ///< Zicsr
+  system,      ///< fence, fence.i, ecall, ebreak, mret, wfi
+  bitmanip,    ///< Zba/Zbb/Zbs/Zbkb/Zbkx
+  clmul,       ///< Zbc/Zbkc carry-less multiplication
+  crypto_aes,  ///< Zkne/Zknd
+  crypto_sha,  ///< Zknh
+  crypto_sm,   ///< Zksed/Zksh
+  count
+};
+inline constexpr std::size_t kClassCount = static_cast<std::size_t>(InsnClass::count);
+
+/// Class name as used in reports and cycle-model files ("alu", "crypto-aes", ...).
+std::string_view class_name(InsnClass c);
+
+/// Per-class cost in cycles of one retired instruction, plus a penalty per taken conditional branch:
+/// cycles = sum(count[class] * latency[class]) + taken_branches * taken_branch_penalty. Defaults in
+/// src/rv/cycle_model.cpp (documented in docs/isa-lab.md, "Simulator").
+struct CycleModel {
+  std::array<std::uint32_t, kClassCount> latency{};
+  std::uint32_t taken_branch_penalty = 0;
+
+  /// The documented defaults (an in-order single-issue core in the spirit of seed 000's Vortex pipeline).
+  static CycleModel defaults();
+  /// Sets one parameter: a class name ("alu", "crypto-aes", ...) or "taken-branch-penalty". Throws
+  /// std::invalid_argument for an unknown key.
+  void set(std::string_view key, std::uint32_t value);
+  /// Applies `key = value` lines ('#' starts a comment) or a flat JSON object {"key": value, ...}.
+  void parse(std::string_view text);
+  /// parse() on a file's contents; throws std::runtime_error when it cannot be read.
+  void load_file(const std::string& path);
+};
+
+/// Retired-instruction counts of a run or of the measured region.
+struct Counts {
+  std::uint64_t instret = 0;                              ///< retired instructions
+  std::array<std::uint64_t, kClassCount> by_class{};      ///< retired instructions per InsnClass
+  std::uint64_t taken_branches = 0;                       ///< taken conditional branches
+  std::uint64_t cycles = 0;                               ///< modelled cycles (CycleModel)
+  std::map<std::string, std::uint64_t> by_mnemonic;       ///< non-zero counts per mnemonic ("c." forms count as base)
+
+  std::uint64_t of(InsnClass c) const { return by_class[static_cast<std::size_t>(c)]; }
+};
+
+/// Why a run stopped.
+enum class StopReason {
+  exit,                 ///< the program exited through HTIF (tohost or the exit system call)
+  instruction_limit,    ///< MachineConfig::max_instructions retired
+  illegal_instruction,  ///< an encoding this simulator does not know, or a reserved one
+  disabled_extension,   ///< a known instruction whose extension (or XLEN) the ISA string does not enable
+  ecall,                ///< ecall (no trap handling: Spike-platform programs use HTIF)
+  ebreak,
+  unsupported,          ///< mret/wfi, an unknown CSR, a write to a read-only CSR
+  memory_fault,         ///< a load, store or fetch outside RAM
+};
+std::string_view stop_reason_name(StopReason r);
+
+/// Everything a run produced.
+struct RunResult {
+  StopReason reason = StopReason::instruction_limit;
+  std::int64_t exit_code = 0;       ///< the program's exit code (reason == exit); -1 otherwise
+  std::string message;              ///< for every stop but exit: pc, instruction word and reason in words
+  std::uint64_t stop_pc = 0;        ///< pc of the instruction that stopped the run
+  std::uint32_t stop_insn = 0;      ///< its encoding (16-bit for compressed ones)
+  std::string stdout_bytes;         ///< bytes the program wrote to fd 1
+  std::string stderr_bytes;         ///< bytes the program wrote to fd 2
+  Counts total;                     ///< the whole run (including Spike's 5 boot-ROM instructions, see spike_boot)
+  Counts region;                    ///< between measured-region markers (summed over all regions)
+  unsigned regions = 0;             ///< completed measured regions
+  std::vector<std::uint32_t> signature;  ///< words between begin_signature and end_signature (if both exist)
+  double seconds = 0;               ///< host wall time of run()
+
+  bool exited() const { return reason == StopReason::exit; }
+};
+
+/// Machine parameters.
+struct MachineConfig {
+  /// Spike-style ISA string: rv32/rv64, single letters (i, m, a, f, d, c, g), then _-separated multi-letter
+  /// extensions (zba, zbb, zbc, zbs, zbkb, zbkc, zbkx, zkne, zknd, zknh, zksed, zksh, zkn, zks, zk, zicsr,
+  /// zifencei, zicntr, zihpm, ...). Zicsr and Zifencei are always on.
+  std::string isa = "rv64imc";
+  std::uint64_t ram_base = 0x80000000ull;
+  std::uint64_t ram_size = 64ull << 20;
+  /// Stop after this many retired instructions (0: no limit).
+  std::uint64_t max_instructions = 0;
+  CycleModel cycle_model = CycleModel::defaults();
+  /// Start as Spike does after its 5-instruction boot ROM: minstret = 5, a0 = mhartid (0), a1 = 0x1020 (the
+  /// device-tree pointer), t0 = entry; the 5 instructions are counted in total (2 alu, 1 csr, 1 load, 1 jump).
+  bool spike_boot = true;
+};
+
+/// Parsed ISA string (what the simulator enables).
+struct IsaInfo {
+  unsigned xlen = 64;
+  std::uint64_t extensions = 0;  ///< bit mask, see extension_names()
+  bool has(std::string_view ext) const;
+};
+/// Parses an ISA string; throws std::invalid_argument naming the offending part.
+IsaInfo parse_isa(std::string_view isa);
+/// Names of the extension bits (index = bit number).
+std::span<const std::string_view> extension_names();
+
+class Core;
+
+/// One RISC-V hart with its RAM and HTIF device. Not thread-safe; separate Machines are independent.
+class Machine {
+ public:
+  explicit Machine(MachineConfig config = {});
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  /// Loads an ELF32/ELF64 RISC-V executable (PT_LOAD segments into RAM; tohost, fromhost, begin_signature,
+  /// end_signature from its symbol table); sets pc to the entry. Throws std::runtime_error on a malformed file,
+  /// an XLEN that differs from the ISA string's, or a segment outside RAM.
+  void load_elf(std::span<const std::uint8_t> image);
+  void load_elf_file(const std::string& path);
+
+  /// Runs until exit, a stop or the instruction limit, feeding `stdin_bytes` to read(0, ...).
+  /// A Machine runs once per loaded program (load again to rerun).
+  RunResult run(std::span<const std::uint8_t> stdin_bytes = {});
+
+  // --- low-level access (tests, tools) ---
+  /// Copies bytes into RAM at a physical address (throws std::out_of_range outside RAM).
+  void write_memory(std::uint64_t addr, std::span<const std::uint8_t> bytes);
+  void read_memory(std::uint64_t addr, std::span<std::uint8_t> out) const;
+  /// Places 32-bit words at `addr` (little-endian) and sets pc there.
+  void load_words(std::uint64_t addr, std::span<const std::uint32_t> words);
+  std::uint64_t reg(unsigned i) const;
+  void set_reg(unsigned i, std::uint64_t value);
+  std::uint64_t pc() const;
+  void set_pc(std::uint64_t pc);
+  /// Address of an ELF symbol of the loaded program (0 if absent).
+  std::uint64_t symbol(std::string_view name) const;
+  const IsaInfo& isa() const;
+  const MachineConfig& config() const;
+
+ private:
+  std::unique_ptr<Core> core_;
+};
+
+/// Convenience: loads `elf_path` into a fresh Machine and runs it.
+RunResult run_elf(const std::string& elf_path, const MachineConfig& config, std::span<const std::uint8_t> stdin_bytes = {});
+
+/// Decodes one instruction word (32-bit, or 16-bit compressed in the low half when (word & 3) != 3) to its
+/// mnemonic for the given ISA, or an empty string when it does not decode. For tools and tests.
+std::string decode_mnemonic(std::uint32_t word, std::string_view isa);
+
+}  // namespace cryptaccel::rv

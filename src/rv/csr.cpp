@@ -1,0 +1,116 @@
+// The CSR file: the counters (cycle/time/instret and their machine aliases, RV32 high halves), misa, the ID
+// registers, and plain storage for the trap CSRs (no traps are taken). Also the measured-region bookkeeping.
+#include "rv/core.hpp"
+
+namespace cryptaccel::rv {
+
+namespace {
+enum : unsigned {
+  kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305, kMcounteren = 0x306, kMcountinhibit = 0x320,
+  kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344,
+  kMcycle = 0xB00, kMinstret = 0xB02, kMcycleh = 0xB80, kMinstreth = 0xB82,
+  kCycle = 0xC00, kTime = 0xC01, kInstret = 0xC02, kCycleh = 0xC80, kTimeh = 0xC81, kInstreth = 0xC82,
+  kMvendorid = 0xF11, kMarchid = 0xF12, kMimpid = 0xF13, kMhartid = 0xF14, kMconfigptr = 0xF15,
+};
+}
+
+std::uint64_t Core::cycles_now() const {
+  std::uint64_t cycles = taken * cfg.cycle_model.taken_branch_penalty;
+  for (std::size_t op = 0; op < kOpCount; ++op) cycles += op_count[op] * op_cycles[op];
+  return cycles;
+}
+
+bool Core::csr_read(unsigned num, std::uint64_t& v) const {
+  const bool rv32 = isa.xlen == 32;
+  const std::uint64_t cycles = cycles_now() + static_cast<std::uint64_t>(cycle_offset);
+  const std::uint64_t ret = instret + static_cast<std::uint64_t>(instret_offset);
+  switch (num) {
+    case kCycle: case kMcycle: case kTime: v = cycles; return true;  // time ticks with the modelled cycles
+    case kInstret: case kMinstret: v = ret; return true;
+    case kCycleh: case kMcycleh: case kTimeh: v = cycles >> 32; return rv32;
+    case kInstreth: case kMinstreth: v = ret >> 32; return rv32;
+    case kMisa: {
+      std::uint64_t letters = 0;
+      const char* const kLetters = "imafdc";
+      const std::uint64_t bits[] = {EXT(i), EXT(m), EXT(a), EXT(f), EXT(d), EXT(c)};
+      for (int k = 0; k < 6; ++k)
+        if (isa.extensions & bits[k]) letters |= std::uint64_t{1} << (kLetters[k] - 'a');
+      v = (rv32 ? std::uint64_t{1} << 30 : std::uint64_t{2} << 62) | letters;
+      return true;
+    }
+    case kMvendorid: case kMarchid: case kMimpid: case kMhartid: case kMconfigptr: v = 0; return true;
+    case kMstatus: v = mstatus; return true;
+    case kMie: v = mie; return true;
+    case kMip: v = mip; return true;
+    case kMtvec: v = mtvec; return true;
+    case kMscratch: v = mscratch; return true;
+    case kMepc: v = mepc; return true;
+    case kMcause: v = mcause; return true;
+    case kMtval: v = mtval; return true;
+    case kMcounteren: case kMcountinhibit: v = 0; return true;
+    default:
+      // Zihpm: hpmcounter3..31 (and the machine ones, their events) read 0, as on Spike without events.
+      if ((num >= 0xC03 && num <= 0xC1F) || (num >= 0xB03 && num <= 0xB1F) || (num >= 0x323 && num <= 0x33F) ||
+          (rv32 && ((num >= 0xC83 && num <= 0xC9F) || (num >= 0xB83 && num <= 0xB9F)))) {
+        v = 0;
+        return true;
+      }
+      return false;
+  }
+}
+
+bool Core::csr_write(unsigned num, std::uint64_t v) {
+  if ((num >> 10) == 3) return false;  // read-only space (cycle, time, instret, IDs)
+  const bool rv32 = isa.xlen == 32;
+  // Counter writes take effect for the next instruction: this one does not count on top (Spike's behaviour).
+  const std::uint64_t next_instret = instret + 1;
+  switch (num) {
+    case kMinstret: case kMinstreth: {
+      std::uint64_t cur = next_instret + static_cast<std::uint64_t>(instret_offset);
+      if (!rv32) cur = v;
+      else if (num == kMinstret) cur = (cur & ~std::uint64_t{0xFFFFFFFF}) | (v & 0xFFFFFFFF);
+      else cur = (cur & 0xFFFFFFFF) | (v << 32);
+      instret_offset = static_cast<std::int64_t>(cur - next_instret);
+      return true;
+    }
+    case kMcycle: case kMcycleh: {
+      const std::uint64_t now = cycles_now();
+      std::uint64_t cur = now + static_cast<std::uint64_t>(cycle_offset);
+      if (!rv32) cur = v;
+      else if (num == kMcycle) cur = (cur & ~std::uint64_t{0xFFFFFFFF}) | (v & 0xFFFFFFFF);
+      else cur = (cur & 0xFFFFFFFF) | (v << 32);
+      cycle_offset = static_cast<std::int64_t>(cur - now);
+      return true;
+    }
+    case kMstatus: mstatus = v; return true;
+    case kMie: mie = v; return true;
+    case kMip: mip = v; return true;
+    case kMtvec: mtvec = v; return true;
+    case kMscratch: mscratch = v; return true;
+    case kMepc: mepc = v; return true;
+    case kMcause: mcause = v; return true;
+    case kMtval: mtval = v; return true;
+    case kMisa: case kMcounteren: case kMcountinhibit: return true;  // WARL: writes ignored
+    default: {
+      std::uint64_t ignored;
+      return csr_read(num, ignored);  // hpm counters/events: writable, ignored
+    }
+  }
+}
+
+void Core::region_marker() {
+  // Snapshots hold the counts of instructions retired before the marker, like a minstret read at that point:
+  // a region counts its start marker and not its end marker, exactly the minstret delta of the two reads.
+  if (!in_region) {
+    region_start = op_count;
+    region_start_taken = taken;
+    in_region = true;
+    return;
+  }
+  for (std::size_t op = 0; op < kOpCount; ++op) region_ops[op] += op_count[op] - region_start[op];
+  region_taken += taken - region_start_taken;
+  in_region = false;
+  ++regions;
+}
+
+}  // namespace cryptaccel::rv
