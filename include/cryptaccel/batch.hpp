@@ -16,7 +16,9 @@ namespace cryptaccel {
 enum class JobStatus {
   pending,           ///< not run yet
   ok,                ///< done; `out_len` bytes of `out` are valid
-  auth_failed,       ///< GCM tag mismatch; `out` holds no plaintext (not written)
+  auth_failed,       ///< GCM tag mismatch; `out` holds no plaintext (engines that decrypt while hashing, such as
+                     ///< `cpu` or any GCM job split over threads, zero `out`; for an in-place job that clears the
+                     ///< ciphertext too)
   bad_decrypt,       ///< bad padding or ciphertext length; `out` holds no plaintext (a job that was split over
                      ///< threads had its `out` zeroed, which for an in-place job also clears the ciphertext)
   invalid_argument,  ///< bad key, IV, tag or buffer size; `out` was not written
@@ -40,7 +42,7 @@ struct BatchOptions {
   std::string_view engine = "auto";  ///< "auto" or an engine name
   std::size_t xts_unit = 0;          ///< XTS data-unit size (0: each job is one data unit)
   /// Host threads for engines that run on CPU cores (0: all cores). Large jobs are split into pieces that run in
-  /// parallel where the mode allows (ECB, CTR, XTS with data units, CBC decryption); the result is byte-identical.
+  /// parallel where the mode allows (ECB, CTR, XTS with data units, CBC decryption, GCM); the result is byte-identical.
   std::size_t threads = 0;
 };
 

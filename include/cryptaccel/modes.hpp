@@ -5,7 +5,7 @@
 //  - CTR: the IV is the initial 128-bit counter block, incremented as one big-endian 128-bit integer; any length.
 //  - GCM: any non-empty IV length (96-bit IVs are used directly, others are GHASHed per SP 800-38D), optional AAD,
 //    tag length 4..16 bytes. encrypt() returns ciphertext || tag; decrypt() takes ciphertext || tag, verifies the tag
-//    in constant time before decrypting anything, and throws AuthenticationFailed on mismatch.
+//    in constant time, releases no plaintext unless it matches, and throws AuthenticationFailed on mismatch.
 //  - XTS (AES-128/256 only, IEEE 1619 / SP 800-38E): key = key1 || key2 (the two halves must differ), IV = the 16-byte
 //    tweak of the first data unit (little-endian data-unit sequence number, see xts_tweak()). Ciphertext stealing for
 //    lengths that are not a multiple of 16; every data unit must be at least 16 bytes.

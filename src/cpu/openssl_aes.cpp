@@ -6,10 +6,12 @@
 #include <array>
 #include <climits>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "algo/block_modes.hpp"
 #include "api/ct.hpp"
+#include "cpu/ghash_pclmul.hpp"
 #include "ref/cipher_modes.hpp"
 
 namespace cryptaccel::cpu {
@@ -143,7 +145,70 @@ void xts(EVP_CIPHER_CTX* ctx, Direction dir, CipherJob& job, std::size_t unit) {
   job.status = JobStatus::ok;
 }
 
+struct CtxFree {
+  void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }  // cleanses the key schedule
+};
+
+class AesGcmSplitKey final : public engine::GcmSplitKey {
+ public:
+  AesGcmSplitKey(BlockCipher cipher, bytes_view key) : key_size_(key.size()) {
+    CipherSpec spec{cipher, Mode::ecb, false};
+    ecb_ = evp_cipher(spec);
+    spec.mode = Mode::ctr;
+    ctr_ = evp_cipher(spec);
+    std::memcpy(key_, key.data(), key_size_);
+    std::uint8_t h[kBlock] = {};
+    encrypt_block(h, h);
+    ghash_pclmul_init(ghash_, h);
+    secure_wipe(h, sizeof h);
+  }
+  ~AesGcmSplitKey() override { secure_wipe(key_, sizeof key_); }
+
+  void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override {
+    run(ecb_, nullptr, in, out, kBlock);
+  }
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) const override {
+    // EVP's CTR increments all 128 bits; GCM's inc32 only the low 32. Cut where the low word wraps to 0.
+    std::uint8_t c[kBlock];
+    std::memcpy(c, counter, kBlock);
+    const std::uint64_t low = (std::uint64_t{c[12]} << 24) | (std::uint64_t{c[13]} << 16) | (std::uint64_t{c[14]} << 8) | c[15];
+    const std::uint64_t before_wrap = ((std::uint64_t{1} << 32) - low) * kBlock;  // bytes until the low word wraps
+    const std::size_t first = static_cast<std::size_t>(std::min<std::uint64_t>(len, before_wrap));
+    run(ctr_, c, in, out, first);
+    if (first < len) {
+      c[12] = c[13] = c[14] = c[15] = 0;
+      run(ctr_, c, in + first, out + first, len - first);
+    }
+  }
+  void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {
+    ghash_pclmul(ghash_, y, data, len);
+  }
+  void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const override { gf128_mul_pclmul(x, y); }
+
+ private:
+  /// One EVP context per call: calls come from several threads at once.
+  void run(const EVP_CIPHER* cipher, const std::uint8_t* iv, const std::uint8_t* in, std::uint8_t* out,
+           std::size_t len) const {
+    if (len == 0) return;
+    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
+    if (!ctx) throw std::bad_alloc();
+    if (EVP_CipherInit_ex2(ctx.get(), cipher, key_, iv, 1, nullptr) != 1 || !update(ctx.get(), out, in, len))
+      throw std::runtime_error(openssl_error());
+  }
+
+  const EVP_CIPHER* ecb_;
+  const EVP_CIPHER* ctr_;
+  std::uint8_t key_[32];
+  std::size_t key_size_;
+  GhashPclmulKey ghash_;
+};
+
 }  // namespace
+
+std::unique_ptr<engine::GcmSplitKey> openssl_aes_gcm_split_key(BlockCipher cipher, bytes_view key) {
+  if (cipher == BlockCipher::sm4 || !ghash_pclmul_available()) return nullptr;
+  return std::make_unique<AesGcmSplitKey>(cipher, key);
+}
 
 bool openssl_aes_supports(const CipherSpec& spec) {
   return spec.cipher != BlockCipher::sm4 && evp_cipher(spec) != nullptr;

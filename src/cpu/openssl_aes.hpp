@@ -8,6 +8,7 @@
 
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/cipher.hpp"
+#include "engine/engine.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -30,5 +31,9 @@ bool openssl_aes_supports(const CipherSpec& spec);
 
 /// Runs one validated, pending AES job; sets status, out_len and error like the ref engine.
 void openssl_aes_run(EvpContext& ctx, const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit);
+
+/// AES-GCM building blocks for one job split over threads (src/engine/gcm_split.hpp): EVP's AES-CTR, cut where
+/// GCM's 32-bit counter wraps (EVP's CTR carries into all 128 bits), and the PCLMULQDQ GHASH of ghash_pclmul.hpp.
+std::unique_ptr<engine::GcmSplitKey> openssl_aes_gcm_split_key(BlockCipher cipher, bytes_view key);
 
 }  // namespace cryptaccel::cpu

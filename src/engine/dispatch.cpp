@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "engine/gcm_split.hpp"
 #include "engine/job_split.hpp"
 #include "engine/thread_pool.hpp"
 
@@ -53,6 +54,8 @@ void run_jobs(const Engine& engine, const CipherSpec& spec, Direction dir, std::
     engine.run_cipher_jobs(spec, dir, jobs, options);
     return;
   }
+  // Large GCM jobs first, each split over all threads (their status is set; the rest stay pending).
+  run_split_gcm(engine, spec, dir, jobs, threads);
   SplitPlan plan(spec, dir, jobs, options.xts_unit, threads);
   CipherSpec unpadded = spec;
   unpadded.padding = false;

@@ -1,5 +1,6 @@
 // Internal engine interface and the registry: the one place where a backend is chosen (see registry.cpp).
 #pragma once
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,6 +13,24 @@
 #include "cryptaccel/hash.hpp"
 
 namespace cryptaccel::engine {
+
+/// One key's GCM building blocks, with which dispatch splits one large GCM job over host threads
+/// (src/engine/gcm_split.cpp). Every method is const and may run on several threads at once.
+class GcmSplitKey {
+ public:
+  virtual ~GcmSplitKey() = default;
+  /// out = E_K(in), one block.
+  virtual void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const = 0;
+  /// GCM's counter mode over `len` bytes: out = in ^ E(c), E(inc32(c)), E(inc32(inc32(c))), ... with c = `counter`
+  /// (only its low 32 bits count up, wrapping mod 2^32); in == out allowed.
+  virtual void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                     std::size_t len) const = 0;
+  /// y <- GHASH_H(y, data) with H = E_K(0^128): absorbs `len` bytes, a final partial block zero-padded; y is 16
+  /// bytes in GCM byte order.
+  virtual void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const = 0;
+  /// x <- x * y in GCM's GF(2^128), GCM byte order. The default is the portable constant-time multiply.
+  virtual void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const;
+};
 
 /// A backend. Each engine says what it supports; dispatch asks, never guesses.
 class Engine {
@@ -31,6 +50,12 @@ class Engine {
   /// Runs every job whose status is `pending` (all were validated); sets each job's status.
   virtual void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                                const BatchOptions& options) const = 0;
+  /// GCM building blocks for `key` under `cipher`, so that dispatch can split one large GCM job over host threads;
+  /// nullptr (the default) when this engine does not offer them. Only asked of runs_on_host_threads() engines.
+  virtual std::unique_ptr<GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const {
+    (void)cipher, (void)key;
+    return nullptr;
+  }
 
   // --- hashes ---
   /// A streaming block function: absorbs `n` whole blocks into `state` (layout of src/algo/hash_message.hpp).

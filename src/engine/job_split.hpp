@@ -7,8 +7,8 @@
 //   ECB   no IV; with padding, the last (partial or padding) block is a separate piece run with padding
 //   CBC   decryption only: the IV of a piece is the ciphertext block before it; with padding, the last block is a
 //         separate piece (so it alone checks the padding)
-// CBC encryption and GCM are not split here (CBC encryption is serial; GCM needs its GHASH split, done by engines
-// that implement it).
+// CBC encryption is serial and not split. GCM is split separately (src/engine/gcm_split.hpp): its GHASH needs
+// combining, with building blocks the engine provides.
 #pragma once
 #include <array>
 #include <cstddef>

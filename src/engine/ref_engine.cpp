@@ -27,6 +27,10 @@ class RefEngine final : public Engine {
       if (job.status == JobStatus::pending) ref::run_cipher_job(spec, dir, job, options.xts_unit);
   }
 
+  std::unique_ptr<GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const override {
+    return ref::make_gcm_split_key(cipher, key);
+  }
+
   bool supports_hash(HashAlgorithm) const override { return true; }
   HashBlocksFn hash_blocks_function(HashAlgorithm) const override { return &ref_hash_blocks; }
   void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions&) const override {

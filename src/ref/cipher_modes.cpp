@@ -253,7 +253,40 @@ void xts(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t unit
   job.status = JobStatus::ok;
 }
 
+// ---- GCM building blocks for jobs split over threads -------------------------------------------------------
+
+class GcmSplitKey final : public engine::GcmSplitKey {
+ public:
+  GcmSplitKey(BlockCipher cipher, bytes_view key) : key_(make_block_cipher(cipher, key)) {
+    std::uint8_t h[kBlock] = {};
+    key_->encrypt(h, h, 1);
+    h_ = algo::gf128_load(h);
+    secure_wipe(h, sizeof h);
+  }
+  ~GcmSplitKey() override { secure_wipe(&h_, sizeof h_); }
+  void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override { key_->encrypt(in, out, 1); }
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) const override {
+    counter_mode(*key_, counter, true, in, out, len);
+  }
+  void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {
+    algo::Ghash g;
+    g.h = h_;
+    g.y = algo::gf128_load(y);
+    g.update_padded(data, len);
+    algo::gf128_store(g.y, y);
+    secure_wipe(&g, sizeof g);
+  }
+
+ private:
+  std::unique_ptr<BlockCipherKey> key_;
+  algo::Gf128 h_;
+};
+
 }  // namespace
+
+std::unique_ptr<engine::GcmSplitKey> make_gcm_split_key(BlockCipher cipher, bytes_view key) {
+  return std::make_unique<GcmSplitKey>(cipher, key);
+}
 
 void run_cipher_job(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit_size) {
   if (spec.mode == Mode::xts) return xts(spec, dir, job, xts_unit_size);

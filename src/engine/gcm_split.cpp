@@ -1,0 +1,146 @@
+#include "engine/gcm_split.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+#include "algo/bits.hpp"
+#include "algo/block_modes.hpp"
+#include "algo/ghash.hpp"
+#include "api/ct.hpp"
+#include "engine/thread_pool.hpp"
+
+namespace cryptaccel::engine {
+
+void GcmSplitKey::gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const {
+  algo::gf128_store(algo::gf128_mul(algo::gf128_load(x), algo::gf128_load(y)), x);
+}
+
+namespace {
+
+constexpr std::size_t kBlock = 16;
+using Block = std::array<std::uint8_t, kBlock>;
+
+/// Secret blocks on the stack or heap, wiped when they go.
+struct WipedBlocks {
+  std::vector<Block> v;
+  explicit WipedBlocks(std::size_t n) : v(n) {}
+  ~WipedBlocks() { secure_wipe(v.data(), v.size() * sizeof(Block)); }
+};
+
+/// H^n by square-and-multiply (n is public: a length).
+Block h_power(const GcmSplitKey& key, const Block& h, std::size_t n) {
+  Block result{}, base = h;
+  result[0] = 0x80;  // the field's 1 (coefficient of x^0 is the top bit of byte 0)
+  for (; n; n >>= 1) {
+    if (n & 1) key.gf_mul(result.data(), base.data());
+    if (n > 1) key.gf_mul(base.data(), base.data());
+  }
+  secure_wipe(base.data(), kBlock);
+  return result;
+}
+
+void fail(CipherJob& job, JobStatus status, const char* why) {
+  job.status = status;
+  job.out_len = 0;
+  job.error = why;
+}
+
+}  // namespace
+
+void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, std::size_t threads,
+                       std::size_t chunk_bytes) {
+  const std::size_t len = job.in.size();
+  // H, J0 (SP 800-38D §7.1: IV || 0^31 || 1 for 96-bit IVs, otherwise GHASH of the padded IV and its length).
+  WipedBlocks s(4);  // H, J0, E(J0), the running hash
+  Block &h = s.v[0], &j0 = s.v[1], &ej0 = s.v[2], &acc = s.v[3];
+  key.encrypt_block(h.data(), h.data());
+  if (job.iv.size() == 12) {
+    std::memcpy(j0.data(), job.iv.data(), 12);
+    j0[15] = 1;
+  } else {
+    key.ghash(j0.data(), job.iv.data(), job.iv.size());
+    std::uint8_t lengths[kBlock] = {};
+    algo::store_be64(lengths + 8, static_cast<std::uint64_t>(job.iv.size()) * 8);
+    key.ghash(j0.data(), lengths, kBlock);
+  }
+  key.encrypt_block(j0.data(), ej0.data());
+
+  chunk_bytes = std::max(kBlock, (chunk_bytes + kBlock - 1) / kBlock * kBlock);
+  const std::size_t chunks = std::max<std::size_t>(1, (len + chunk_bytes - 1) / chunk_bytes);
+  WipedBlocks partial(chunks);
+  std::exception_ptr error;
+  try {
+    parallel_for(chunks, threads, [&](std::size_t c) {
+      const std::size_t off = c * chunk_bytes, n = std::min(chunk_bytes, len - off);
+      Block counter = j0;  // inc32 applied 1 + off/16 times; GCM's counter wraps mod 2^32
+      algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + off / kBlock));
+      const std::uint8_t* in = job.in.data() + off;
+      std::uint8_t* out = job.out.data() + off;
+      if (dir == Direction::encrypt) {
+        key.ctr32(counter.data(), in, out, n);
+        key.ghash(partial.v[c].data(), out, n);
+      } else {  // hash the ciphertext before the keystream overwrites it (in-place jobs)
+        key.ghash(partial.v[c].data(), in, n);
+        key.ctr32(counter.data(), in, out, n);
+      }
+    });
+  } catch (...) {
+    error = std::current_exception();
+  }
+  if (error) {
+    secure_wipe(job.out.data(), len);
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      job.status = JobStatus::invalid_argument, job.out_len = 0, job.error = e.what();
+    } catch (...) {
+      fail(job, JobStatus::invalid_argument, "GCM split failed");
+    }
+    return;
+  }
+
+  // acc = GHASH(A), then chunk by chunk acc = acc * H^n_k ^ P_k, then the length block.
+  key.ghash(acc.data(), job.aad.data(), job.aad.size());
+  const std::size_t chunk_blocks = chunk_bytes / kBlock;
+  const std::size_t last_blocks = (len - (chunks - 1) * chunk_bytes + kBlock - 1) / kBlock;
+  WipedBlocks powers(2);
+  powers.v[0] = h_power(key, h, chunk_blocks);
+  powers.v[1] = h_power(key, h, last_blocks);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    key.gf_mul(acc.data(), powers.v[c + 1 == chunks ? 1 : 0].data());
+    for (std::size_t i = 0; i < kBlock; ++i) acc[i] ^= partial.v[c][i];
+  }
+  std::uint8_t lengths[kBlock];
+  algo::store_be64(lengths, static_cast<std::uint64_t>(job.aad.size()) * 8);
+  algo::store_be64(lengths + 8, static_cast<std::uint64_t>(len) * 8);
+  key.ghash(acc.data(), lengths, kBlock);
+  for (std::size_t i = 0; i < kBlock; ++i) acc[i] ^= ej0[i];
+
+  if (dir == Direction::encrypt) {
+    std::memcpy(job.tag.data(), acc.data(), job.tag.size());
+  } else if (!ct::equal(acc.data(), job.tag.data(), job.tag.size())) {
+    secure_wipe(job.out.data(), len);  // decrypted before the tag was known: wiped, never released
+    return fail(job, JobStatus::auth_failed, "authentication failed: tag mismatch");
+  }
+  job.out_len = len;
+  job.status = JobStatus::ok;
+}
+
+void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
+                   std::size_t threads) {
+  if (spec.mode != Mode::gcm || threads < 2) return;
+  const std::size_t min_bytes = gcm_split_min_bytes(spec.cipher);
+  for (CipherJob& job : jobs) {
+    if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
+    const auto key = engine.gcm_split_key(spec.cipher, job.key);
+    if (!key) return;  // the engine does not split GCM
+    // About four chunks per thread balance uneven progress; chunks stay large enough to amortise their set-up.
+    const std::size_t chunk = std::max(kGcmMinChunkBytes, job.in.size() / (threads * 4));
+    run_split_gcm_job(*key, dir, job, threads, chunk);
+  }
+}
+
+}  // namespace cryptaccel::engine
