@@ -151,6 +151,11 @@ class Machine {
   RunResult run(std::span<const std::uint8_t> stdin_bytes = {});
 
   // --- low-level access (tests, tools) ---
+  /// Executes up to `n` instructions from the current pc (no boot sequence, no result assembly) and returns why it
+  /// stopped (instruction_limit when all n ran). A previous stop is cleared first, so tests can go on after one.
+  /// last_message() tells the reason of a stop in words.
+  StopReason step(std::uint64_t n);
+  const std::string& last_message() const;
   /// Copies bytes into RAM at a physical address (throws std::out_of_range outside RAM).
   void write_memory(std::uint64_t addr, std::span<const std::uint8_t> bytes);
   void read_memory(std::uint64_t addr, std::span<std::uint8_t> out) const;

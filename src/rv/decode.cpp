@@ -166,6 +166,10 @@ std::string Core::illegal_reason(const Insn& d, StopReason& why) const {
       return prefix + "aes64ks1i with reserved rnum " + std::to_string((w >> 20) & 0xF) + " (0..10 are defined)";
     if (info.xlen != 0 && info.xlen != isa.xlen) {
       if (find_op(w, info.xlen, ~std::uint64_t{0}) == op) {
+        // An XLEN-specific form of an instruction this XLEN also has (slli with shamt[5] on RV32): reserved.
+        for (std::size_t other = 0; other < static_cast<std::size_t>(Op::decode_stub); ++other)
+          if (kOpInfo[other].xlen == isa.xlen && std::string_view(kOpInfo[other].mnemonic) == info.mnemonic)
+            return prefix + "reserved encoding of " + info.mnemonic + " on RV" + std::to_string(isa.xlen);
         why = StopReason::disabled_extension;
         return prefix + "instruction " + info.mnemonic + " is RV" + std::to_string(info.xlen) + "-only (this machine is RV" +
                std::to_string(isa.xlen) + ")";

@@ -190,6 +190,19 @@ RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
   return r;
 }
 
+StopReason Machine::step(std::uint64_t n) {
+  Core& c = *core_;
+  c.stopped = false;
+  c.last_retired = true;
+  c.message.clear();
+  c.budget = c.instret + n;
+  c.run_loop();
+  if (!c.stopped) return StopReason::instruction_limit;
+  return c.reason;
+}
+
+const std::string& Machine::last_message() const { return core_->message; }
+
 void Machine::write_memory(std::uint64_t addr, std::span<const std::uint8_t> bytes) {
   Core& c = *core_;
   if (addr < c.ram_base || bytes.size() > c.ram_size || addr - c.ram_base > c.ram_size - bytes.size())
