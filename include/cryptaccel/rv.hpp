@@ -94,6 +94,9 @@ struct RunResult {
   std::uint32_t stop_insn = 0;      ///< its encoding (16-bit for compressed ones)
   std::string stdout_bytes;         ///< bytes the program wrote to fd 1
   std::string stderr_bytes;         ///< bytes the program wrote to fd 2
+  /// fd 1 and fd 2 writes interleaved in program order: what Spike prints on its standard output, since Spike's
+  /// HTIF front end maps the target's fd 2 to the host's stdout.
+  std::string console_bytes;
   Counts total;                     ///< the whole run (including Spike's 5 boot-ROM instructions, see spike_boot)
   Counts region;                    ///< between measured-region markers (summed over all regions)
   unsigned regions = 0;             ///< completed measured regions

@@ -155,7 +155,7 @@ class Core {
   void htif_tohost_written();
   std::vector<std::uint8_t> stdin_bytes;
   std::size_t stdin_pos = 0;
-  std::string out, err;
+  std::string out, err, console;
 
   // --- CSR state ---------------------------------------------------------------------------------------------
   std::int64_t instret_offset = 0, cycle_offset = 0;  ///< set by writes to minstret / mcycle

@@ -38,6 +38,7 @@ void Core::htif_tohost_written() {
   };
   if (dev == 1 && cmd == 1) {  // bcd console: putchar
     out.push_back(static_cast<char>(payload & 0xFF));
+    console.push_back(static_cast<char>(payload & 0xFF));
     respond(0x100 | (payload & 0xFF));
     return;
   }
@@ -73,7 +74,9 @@ void Core::htif_tohost_written() {
     case 64: {  // write(fd, buf, len)
       if (m[1] != 1 && m[1] != 2) { ret = -kEbadf; break; }
       if (!in_ram(m[2], m[3])) { ret = -kEfault; break; }
-      (m[1] == 1 ? out : err).append(reinterpret_cast<const char*>(ram + (m[2] - ram_base)), m[3]);
+      const char* data = reinterpret_cast<const char*>(ram + (m[2] - ram_base));
+      (m[1] == 1 ? out : err).append(data, m[3]);
+      console.append(data, m[3]);
       ret = static_cast<std::int64_t>(m[3]);
       break;
     }

@@ -176,6 +176,7 @@ RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
   r.stop_insn = c.stop_insn;
   r.stdout_bytes = std::move(c.out);
   r.stderr_bytes = std::move(c.err);
+  r.console_bytes = std::move(c.console);
   r.total = c.make_counts(c.op_count, c.taken);
   r.region = c.make_counts(c.region_ops, c.region_taken);
   r.regions = c.regions;

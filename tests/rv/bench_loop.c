@@ -13,6 +13,7 @@ int main(void) {
   if (rounds == 0) rounds = 2000;
   for (int i = 0; i < 4096; ++i) buf[i] = (uint32_t)i * 2654435761u;
   uint32_t h = 0x12345678u;
+  uint64_t before = read_minstret();
   region_marker();
   for (uint64_t r = 0; r < rounds; ++r) {
     for (int i = 0; i < 4096; i += 4) {
@@ -24,7 +25,11 @@ int main(void) {
     }
   }
   region_marker();
+  uint64_t after = read_minstret();
   write_hex(1, h);
   write_str(1, "\n");
+  write_str(2, "instret ");
+  write_u64(2, after - before);
+  write_str(2, "\n");
   return 0;
 }

@@ -15,3 +15,14 @@ _start:
 #endif
 1:
   j 1b
+
+// Signature area (riscv-arch-test convention): the words between begin_signature and end_signature.
+  .section .data
+  .balign 16
+  .globl begin_signature
+begin_signature:
+  .globl test_signature
+test_signature:
+  .word 0, 0, 0, 0
+  .globl end_signature
+end_signature:
