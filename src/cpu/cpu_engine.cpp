@@ -1,35 +1,20 @@
 // The `cpu` engine: x86-64 crypto instructions on every core. Backends (one file each) are chosen here from CPUID;
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
 //   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH
-//   hashes (batches)      openssl_digest.cpp  OpenSSL EVP: SHA-NI, AVX2 / AVX-512 SHA-512 and Keccak
-//   SHA-224/256 streaming sha256_shani.cpp    SHA-NI; other streaming hashes use the portable block functions
+//   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
+//                                             one message at a time, SHA-NI / portable block functions for streaming
 //   SM4 ECB/CBC/CTR/GCM   sm4_modes.cpp       SM4 S-box through AESENCLAST + PSHUFB affine maps (sm4_aesni_*.cpp),
 //                                             PCLMULQDQ GHASH (ghash_pclmul.cpp)
 //   GCM split over threads                    engine/gcm_split.cpp with this engine's building blocks (gcm_split_key)
-// Keccak-f batches are not in this engine yet: `auto` serves them from `ref` (constant-time, bitsliced).
 #include "cpu/cpu_engine.hpp"
 
-#include "algo/hash_message.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/cpu_hash.hpp"
 #include "cpu/openssl_aes.hpp"
-#include "cpu/openssl_digest.hpp"
-#include "cpu/sha256_shani.hpp"
 #include "cpu/sm4_modes.hpp"
-#include "engine/hash_variant.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
-
-void portable_blocks(HashAlgorithm algorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
-  algo::hash_blocks(engine::to_variant(algorithm), state, blocks, n);
-}
-
-void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
-  std::uint32_t h[8];
-  for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint32_t>(state[i]);
-  sha256_shani_blocks(h, blocks, n);
-  for (int i = 0; i < 8; ++i) state[i] = h[i];
-}
 
 class CpuEngine final : public engine::Engine {
  public:
@@ -63,18 +48,15 @@ class CpuEngine final : public engine::Engine {
     return openssl_aes_gcm_split_key(cipher, key);
   }
 
-  bool supports_hash(HashAlgorithm algorithm) const override { return openssl_digest_supports(algorithm); }
+  bool supports_hash(HashAlgorithm) const override { return true; }
   HashBlocksFn hash_blocks_function(HashAlgorithm algorithm) const override {
-    const bool sha256_family = algorithm == HashAlgorithm::sha224 || algorithm == HashAlgorithm::sha256;
-    const CpuFeatures& f = cpu_features();
-    if (sha256_family && f.sha_ni && f.ssse3) return &shani_blocks;
-    return &portable_blocks;
+    return cpu_hash_blocks_function(algorithm);
   }
   void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions&) const override {
-    openssl_digest_run(algorithm, jobs);
+    cpu_hash_batch(algorithm, jobs);
   }
-  bool supports_keccak_batch() const override { return false; }
-  void run_keccak_permutations(std::span<KeccakState>) const override {}
+  bool supports_keccak_batch() const override { return true; }
+  void run_keccak_permutations(std::span<KeccakState> states) const override { cpu_keccak_permutations(states); }
 };
 
 }  // namespace

@@ -1,0 +1,187 @@
+#include "cpu/cpu_hash.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "algo/hash_message.hpp"
+#include "cpu/cpu_features.hpp"
+#include "cpu/hash_lanes.hpp"
+#include "cpu/openssl_digest.hpp"
+#include "cpu/sha256_shani.hpp"
+#include "engine/hash_variant.hpp"
+
+namespace cryptaccel::cpu {
+namespace {
+
+using algo::HashFamily;
+
+/// Messages this long or longer are hashed one at a time (EVP / SHA-NI) unless there are enough of them to fill
+/// every lane: a long message in a lane keeps the kernel running with idle lanes once the short ones are done.
+constexpr std::size_t kLongMessageBytes = 64 * 1024;
+
+HashFamily family_of(HashAlgorithm a) { return algo::hash_family(engine::to_variant(a)); }
+
+// SHA-NI CPUs (Goldmont, Zen, Ice Lake and later) all have SSE4.1, which the SHA-NI code also uses.
+bool has_shani(const CpuFeatures& f) { return f.sha_ni && f.ssse3; }
+bool has_avx2(const CpuFeatures& f) { return f.avx2; }
+
+/// A multi-buffer kernel and when to use it.
+struct KernelEntry {
+  HashFamily family;
+  const LaneKernel& (*kernel)();
+  bool (*runs_here)(const CpuFeatures&);
+  const char* needs;  ///< the feature runs_here checks, for messages
+  /// LaneOptions::drain_lanes for the default path: the number of busy lanes at or below which finishing their
+  /// messages one at a time (SHA-NI where present, else the portable block function) beats running the kernel
+  /// (measured on AMD Zen with `cryptaccel speed`).
+  std::size_t drain_lanes;
+};
+
+// In order of preference for each family (the first that runs here is the default).
+const std::array<KernelEntry, 5>& kernels() {
+  static const std::array<KernelEntry, 5> table = {{
+      {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", 1},
+      {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", 1},
+      {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", 0},
+      {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", 0},
+      {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", 0},
+  }};
+  return table;
+}
+
+const KernelEntry* default_kernel(HashAlgorithm a) {
+  for (const KernelEntry& k : kernels())
+    if (k.family == family_of(a) && k.runs_here(cpu_features())) return &k;
+  return nullptr;
+}
+
+void portable_blocks(HashAlgorithm algorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
+  algo::hash_blocks(engine::to_variant(algorithm), state, blocks, n);
+}
+
+void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
+  std::uint32_t h[8];
+  for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint32_t>(state[i]);
+  sha256_shani_blocks(h, blocks, n);
+  for (int i = 0; i < 8; ++i) state[i] = h[i];
+}
+
+/// Every pending job, one at a time, with block function `fn` and the framing of hash_lanes.hpp.
+void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, std::span<HashJob> jobs) {
+  const algo::HashVariant v = engine::to_variant(algorithm);
+  const std::size_t block = algo::hash_block_size(v);
+  std::uint64_t state[25], initial[25];
+  algo::hash_init(v, initial);
+  alignas(32) std::uint8_t last[kFinalBlocksBytes];
+  for (HashJob& job : jobs) {
+    if (job.status != JobStatus::pending) continue;
+    const std::size_t whole = job.in.size() / block;
+    std::copy(initial, initial + 25, state);
+    fn(algorithm, state, job.in.data(), whole);
+    const std::size_t n = build_final_blocks(algorithm, job.in.data() + whole * block, job.in.size() - whole * block,
+                                             job.in.size(), last);
+    fn(algorithm, state, last, n);
+    write_digest(algorithm, state, job.digest);
+    job.status = JobStatus::ok;
+  }
+  secure_wipe(last, sizeof last);
+  secure_wipe(state, sizeof state);
+}
+
+/// The fastest way to hash messages one at a time: SHA-NI for SHA-224/256, else OpenSSL (whose SHA-512, Keccak and
+/// SM3 code beats the portable block functions).
+void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs) {
+  if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) {
+    run_one_by_one(&shani_blocks, algorithm, jobs);
+  } else if (openssl_digest_supports(algorithm)) {
+    openssl_digest_run(algorithm, jobs);
+  } else {
+    run_one_by_one(&portable_blocks, algorithm, jobs);
+  }
+}
+
+std::string missing_reason(const char* needs) {
+  return std::string("needs ") + needs + " (this CPU, after CRYPTACCEL_CPU_MASK, has: " + cpu_features().names() + ")";
+}
+
+}  // namespace
+
+std::vector<HashBackend> hash_backends(HashAlgorithm algorithm) {
+  std::vector<HashBackend> out;
+  const CpuFeatures& f = cpu_features();
+  for (const KernelEntry& k : kernels())
+    if (k.family == family_of(algorithm))
+      out.push_back({k.kernel().name, k.runs_here(f) ? std::string() : missing_reason(k.needs)});
+  if (family_of(algorithm) == HashFamily::sha256)
+    out.push_back({"sha256-shani", has_shani(f) ? std::string() : missing_reason("SHA-NI")});
+  out.push_back({"evp", openssl_digest_supports(algorithm) ? std::string() : "this OpenSSL lacks the algorithm"});
+  return out;
+}
+
+std::string default_hash_backend(HashAlgorithm algorithm) {
+  const KernelEntry* k = default_kernel(algorithm);
+  return k ? k->kernel().name : "evp";
+}
+
+void run_hash_backend(std::string_view name, HashAlgorithm algorithm, std::span<HashJob> jobs) {
+  const CpuFeatures& f = cpu_features();
+  for (const KernelEntry& k : kernels()) {
+    if (k.family != family_of(algorithm) || name != k.kernel().name) continue;
+    if (!k.runs_here(f)) throw std::invalid_argument(std::string(name) + " " + missing_reason(k.needs));
+    run_lanes(k.kernel(), algorithm, jobs, LaneOptions{});
+    return;
+  }
+  if (name == "sha256-shani" && family_of(algorithm) == HashFamily::sha256) {
+    if (!has_shani(f)) throw std::invalid_argument("sha256-shani " + missing_reason("SHA-NI"));
+    run_one_by_one(&shani_blocks, algorithm, jobs);
+    return;
+  }
+  if (name == "evp" && openssl_digest_supports(algorithm)) {
+    openssl_digest_run(algorithm, jobs);
+    return;
+  }
+  throw std::invalid_argument("no cpu hash backend '" + std::string(name) + "' for " +
+                              std::string(hash_info(algorithm).name));
+}
+
+void cpu_hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs) {
+  const KernelEntry* k = default_kernel(algorithm);
+  if (!k) {
+    run_single(algorithm, jobs);
+    return;
+  }
+  const LaneKernel& kernel = k->kernel();
+  std::size_t pending = 0, long_ones = 0;
+  for (const HashJob& job : jobs) {
+    if (job.status != JobStatus::pending) continue;
+    ++pending;
+    if (job.in.size() >= kLongMessageBytes) ++long_ones;
+  }
+  if (long_ones && long_ones < kernel.lanes) {
+    for (HashJob& job : jobs)
+      if (job.status == JobStatus::pending && job.in.size() >= kLongMessageBytes) run_single(algorithm, std::span(&job, 1));
+    pending -= long_ones;
+  }
+  if (pending == 0) return;
+  if (pending == 1) {
+    run_single(algorithm, jobs);
+    return;
+  }
+  run_lanes(kernel, algorithm, jobs, LaneOptions{k->drain_lanes, cpu_hash_blocks_function(algorithm)});
+}
+
+engine::Engine::HashBlocksFn cpu_hash_blocks_function(HashAlgorithm algorithm) {
+  if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) return &shani_blocks;
+  return &portable_blocks;
+}
+
+void cpu_keccak_permutations(std::span<KeccakState> states) {
+  if (has_avx2(cpu_features())) {
+    keccak_f1600_avx2_x4(states);
+    return;
+  }
+  for (KeccakState& s : states) algo::keccak_f1600(s.data());
+}
+
+}  // namespace cryptaccel::cpu
