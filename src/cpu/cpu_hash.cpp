@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <stdexcept>
 
 #include "algo/hash_message.hpp"
@@ -33,19 +34,31 @@ struct KernelEntry {
   bool (*runs_here)(const CpuFeatures&);
   const char* needs;  ///< the feature runs_here checks, for messages
   /// LaneOptions::drain_lanes for the default path: the number of busy lanes at or below which finishing their
-  /// messages one at a time (SHA-NI where present, else the portable block function) beats running the kernel
-  /// (measured on AMD Zen with `cryptaccel speed`).
+  /// messages one at a time (SHA-NI where present, else the portable block function) beats running the kernel:
+  /// kernel time per call-block over one-message time per block.
   std::size_t drain_lanes;
+  /// Messages this long or longer go to the one-message path (EVP) however many there are: where that path's
+  /// per-block speed beats the kernel's per-lane speed, and only its per-message overhead made lanes worth it.
+  std::size_t single_from_bytes;
 };
 
-// In order of preference for each family (the first that runs here is the default).
+constexpr std::size_t kNever = SIZE_MAX;
+
+// In order of preference for each family (the first that runs here is the default). The numbers were measured on
+// AMD Zen 1 (EPYC 7001: SHA-NI, and AVX2 executed as two 128-bit halves), per lane and per 64-byte-ish block:
+//   SHA-256  SHA-NI x2 30 ns, SHA-NI one message 53 ns, AVX2 x8 150 ns, portable ~500 ns
+//   SHA-512  AVX2 x4 340 ns, OpenSSL (scalar, RORX) 280 ns + ~250 ns per message, portable 530 ns (128-byte blocks)
+//   SM3      AVX2 x8 140 ns, OpenSSL 330 ns, portable ~700 ns
+//   SHA3-256 AVX2 x4 435 ns, OpenSSL 480 ns, portable 620 ns (136-byte blocks)
+// CPUs with full-width AVX2 (Intel since Haswell, AMD since Zen 2) should run the AVX2 kernels about twice as fast
+// relative to scalar code; SHA-512's cut-over to OpenSSL is conservative there.
 const std::array<KernelEntry, 5>& kernels() {
   static const std::array<KernelEntry, 5> table = {{
-      {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", 1},
-      {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", 1},
-      {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", 0},
-      {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", 0},
-      {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", 0},
+      {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", 1, kNever},
+      {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", 1, kNever},
+      {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", 2, 256},
+      {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", 1, kNever},
+      {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", 2, kNever},
   }};
   return table;
 }
@@ -67,15 +80,17 @@ void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* bl
   for (int i = 0; i < 8; ++i) state[i] = h[i];
 }
 
-/// Every pending job, one at a time, with block function `fn` and the framing of hash_lanes.hpp.
-void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, std::span<HashJob> jobs) {
+/// Every pending job of at least `min_bytes` bytes, one at a time, with block function `fn` and the framing of
+/// hash_lanes.hpp.
+void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, std::span<HashJob> jobs,
+                    std::size_t min_bytes = 0) {
   const algo::HashVariant v = engine::to_variant(algorithm);
   const std::size_t block = algo::hash_block_size(v);
   std::uint64_t state[25], initial[25];
   algo::hash_init(v, initial);
   alignas(32) std::uint8_t last[kFinalBlocksBytes];
   for (HashJob& job : jobs) {
-    if (job.status != JobStatus::pending) continue;
+    if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
     const std::size_t whole = job.in.size() / block;
     std::copy(initial, initial + 25, state);
     fn(algorithm, state, job.in.data(), whole);
@@ -89,15 +104,15 @@ void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, st
   secure_wipe(state, sizeof state);
 }
 
-/// The fastest way to hash messages one at a time: SHA-NI for SHA-224/256, else OpenSSL (whose SHA-512, Keccak and
-/// SM3 code beats the portable block functions).
-void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs) {
+/// The fastest way to hash messages one at a time (pending ones of at least `min_bytes`): SHA-NI for SHA-224/256,
+/// else OpenSSL (whose SHA-512, Keccak and SM3 code beats the portable block functions).
+void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes = 0) {
   if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) {
-    run_one_by_one(&shani_blocks, algorithm, jobs);
+    run_one_by_one(&shani_blocks, algorithm, jobs, min_bytes);
   } else if (openssl_digest_supports(algorithm)) {
-    openssl_digest_run(algorithm, jobs);
+    openssl_digest_run(algorithm, jobs, min_bytes);
   } else {
-    run_one_by_one(&portable_blocks, algorithm, jobs);
+    run_one_by_one(&portable_blocks, algorithm, jobs, min_bytes);
   }
 }
 
@@ -158,10 +173,15 @@ void cpu_hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs) {
     ++pending;
     if (job.in.size() >= kLongMessageBytes) ++long_ones;
   }
-  if (long_ones && long_ones < kernel.lanes) {
-    for (HashJob& job : jobs)
-      if (job.status == JobStatus::pending && job.in.size() >= kLongMessageBytes) run_single(algorithm, std::span(&job, 1));
-    pending -= long_ones;
+  // Messages that the one-message path serves better: all from single_from_bytes on, and long ones too few to fill
+  // the lanes.
+  const std::size_t single_from = long_ones >= kernel.lanes ? k->single_from_bytes
+                                                            : std::min(k->single_from_bytes, kLongMessageBytes);
+  if (single_from != kNever) {
+    std::size_t taken = 0;
+    for (const HashJob& job : jobs) taken += job.status == JobStatus::pending && job.in.size() >= single_from;
+    if (taken) run_single(algorithm, jobs, single_from);
+    pending -= taken;
   }
   if (pending == 0) return;
   if (pending == 1) {

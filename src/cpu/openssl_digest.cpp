@@ -29,12 +29,12 @@ const EVP_MD* evp_md(HashAlgorithm algorithm) {
 
 bool openssl_digest_supports(HashAlgorithm algorithm) { return evp_md(algorithm) != nullptr; }
 
-void openssl_digest_run(HashAlgorithm algorithm, std::span<HashJob> jobs) {
+void openssl_digest_run(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes) {
   const EVP_MD* md = evp_md(algorithm);
   const bool xof = hash_info(algorithm).xof;
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   for (HashJob& job : jobs) {
-    if (job.status != JobStatus::pending) continue;
+    if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
     unsigned len = 0;
     const bool ok = ctx && EVP_DigestInit_ex2(ctx.get(), md, nullptr) == 1 &&
                     EVP_DigestUpdate(ctx.get(), job.in.data(), job.in.size()) == 1 &&
