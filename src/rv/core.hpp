@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -77,13 +78,19 @@ class Core {
 
   // --- hot state ---------------------------------------------------------------------------------------------
   std::uint64_t x[33] = {};  ///< x[32]: write sink for rd = x0
-  std::uint64_t instret = 0;
-  std::uint64_t budget = ~std::uint64_t{0};  ///< the loop runs while instret < budget; a stop sets it to 0
+  std::uint64_t budget = ~std::uint64_t{0};  ///< run_loop stops when retired() reaches it
   std::uint64_t taken = 0;                   ///< taken conditional branches
   std::uint8_t* ram = nullptr;
   std::uint64_t ram_base = 0, ram_size = 0;
   std::uint8_t* page_flags = nullptr;        ///< kPageCode | kPageHtif per RAM page
+  /// Retired instructions per op (the only per-instruction counter: totals are sums of it).
   std::array<std::uint64_t, kOpCount> op_count{};
+  /// Instructions retired so far (before the one executing), = minstret without its write offset.
+  std::uint64_t retired() const {
+    std::uint64_t n = 0;
+    for (std::uint64_t v : op_count) n += v;
+    return n;
+  }
 
   // --- memory ------------------------------------------------------------------------------------------------
   /// Loads sizeof(T) bytes (any alignment); false outside RAM.
@@ -143,7 +150,11 @@ class Core {
   // --- configuration -----------------------------------------------------------------------------------------
   MachineConfig cfg;
   IsaInfo isa;
-  std::vector<std::uint8_t> ram_storage;
+  /// RAM from calloc: the OS hands out zero pages lazily, so a large RAM costs nothing until touched.
+  struct FreeDeleter {
+    void operator()(std::uint8_t* p) const { std::free(p); }
+  };
+  std::unique_ptr<std::uint8_t, FreeDeleter> ram_storage;
   std::vector<std::uint8_t> page_flag_storage;
   std::vector<std::unique_ptr<Insn[]>> pages;
   std::array<std::uint32_t, kOpCount> op_cycles{};  ///< CycleModel latency per op

@@ -23,7 +23,7 @@ std::uint64_t Core::cycles_now() const {
 bool Core::csr_read(unsigned num, std::uint64_t& v) const {
   const bool rv32 = isa.xlen == 32;
   const std::uint64_t cycles = cycles_now() + static_cast<std::uint64_t>(cycle_offset);
-  const std::uint64_t ret = instret + static_cast<std::uint64_t>(instret_offset);
+  const std::uint64_t ret = retired() + static_cast<std::uint64_t>(instret_offset);
   switch (num) {
     case kCycle: case kMcycle: case kTime: v = cycles; return true;  // time ticks with the modelled cycles
     case kInstret: case kMinstret: v = ret; return true;
@@ -63,7 +63,7 @@ bool Core::csr_write(unsigned num, std::uint64_t v) {
   if ((num >> 10) == 3) return false;  // read-only space (cycle, time, instret, IDs)
   const bool rv32 = isa.xlen == 32;
   // Counter writes take effect for the next instruction: this one does not count on top (Spike's behaviour).
-  const std::uint64_t next_instret = instret + 1;
+  const std::uint64_t next_instret = retired() + 1;
   switch (num) {
     case kMinstret: case kMinstreth: {
       std::uint64_t cur = next_instret + static_cast<std::uint64_t>(instret_offset);

@@ -15,8 +15,9 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
     throw std::invalid_argument("RAM size must be a non-zero multiple of 4 KiB");
   if (isa.xlen == 32 && cfg.ram_base + cfg.ram_size > (std::uint64_t{1} << 32))
     throw std::invalid_argument("RAM must lie below 4 GiB on RV32");
-  ram_storage.assign(cfg.ram_size, 0);
-  ram = ram_storage.data();
+  ram_storage.reset(static_cast<std::uint8_t*>(std::calloc(cfg.ram_size, 1)));
+  if (!ram_storage) throw std::bad_alloc();
+  ram = ram_storage.get();
   ram_base = cfg.ram_base;
   ram_size = cfg.ram_size;
   page_flag_storage.assign(ram_size / kPageSize + 1, 0);
@@ -64,14 +65,17 @@ void Core::exit(std::int64_t code) {
 
 void Core::run_loop() {
   std::uint64_t p = pc;
+  const std::uint64_t start = retired();
+  std::uint64_t remaining = budget > start ? budget - start : 0;
   Insn* page = nullptr;
   std::uint64_t page_index = ~std::uint64_t{0};
-  while (instret < budget) {
+  while (remaining) {
     const std::uint64_t off = p - ram_base;
     if ((off >> kPageShift) != page_index) [[unlikely]] {
       if (off >= ram_size) {
         Insn none{};
         none.op = static_cast<std::uint16_t>(Op::illegal);
+        ++op_count[none.op];  // undone below: the fetch did not retire
         fault(p, none, StopReason::memory_fault, "instruction fetch outside RAM");
         break;
       }
@@ -81,14 +85,12 @@ void Core::run_loop() {
     const Insn& d = page[(off & (kPageSize - 1)) >> 1];
     const std::uint16_t op = d.op;  // read before executing: a store may reset this slot
     p = d.fn(*this, d, p);
-    ++instret;
     ++op_count[op];
+    if (stopped) [[unlikely]] break;
+    --remaining;
   }
   pc = p;
-  if (!last_retired && stopped) {  // the stopping instruction did not retire
-    --instret;
-    --op_count[stop_op];
-  }
+  if (!last_retired && stopped) --op_count[stop_op];  // the stopping instruction did not retire
 }
 
 Counts Core::make_counts(const std::array<std::uint64_t, kOpCount>& ops, std::uint64_t taken_branches) const {
@@ -152,7 +154,6 @@ RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
     // Spike's reset vector at 0x1000: auipc t0; addi a1, t0, 32; csrr a0, mhartid; ld/lw t0, 24(t0); jr t0.
     const bool rv64 = c.isa.xlen == 64;
     for (Op op : {Op::auipc, Op::addi, Op::csrrs, rv64 ? Op::ld : Op::lw, Op::jalr}) ++c.op_count[static_cast<std::size_t>(op)];
-    c.instret += 5;
     c.x[10] = 0;        // a0 = mhartid
     c.x[11] = 0x1020;   // a1 = device tree blob
     c.x[5] = c.pc;      // t0 = entry
@@ -196,7 +197,7 @@ StopReason Machine::step(std::uint64_t n) {
   c.stopped = false;
   c.last_retired = true;
   c.message.clear();
-  c.budget = c.instret + n;
+  c.budget = c.retired() + n;
   c.run_loop();
   if (!c.stopped) return StopReason::instruction_limit;
   return c.reason;
