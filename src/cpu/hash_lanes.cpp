@@ -54,25 +54,29 @@ std::size_t build_final_blocks(HashAlgorithm algorithm, const std::uint8_t* tail
 }
 
 void write_digest(HashAlgorithm algorithm, std::uint64_t words[25], mutable_bytes out) {
+  // Word by word straight into `out` (a memcpy of a variable size would be a library call per message).
   const HashVariant v = engine::to_variant(algorithm);
-  std::uint8_t buf[200];
+  std::uint8_t* p = out.data();
+  const std::size_t n = out.size();
+  std::size_t i = 0;
   switch (algo::hash_family(v)) {
     case HashFamily::sha256:
-    case HashFamily::sm3:
-      for (int i = 0; i < 8; ++i) algo::store_be32(buf + 4 * i, static_cast<std::uint32_t>(words[i]));
-      break;
-    case HashFamily::sha512:
-      for (int i = 0; i < 8; ++i) algo::store_be64(buf + 8 * i, words[i]);
-      break;
+    case HashFamily::sm3:  // 28 or 32 bytes: whole 32-bit words
+      for (; 4 * i < n; ++i) algo::store_be32(p + 4 * i, static_cast<std::uint32_t>(words[i]));
+      return;
+    case HashFamily::sha512:  // 28, 32, 48 or 64 bytes: SHA-512/224 ends in half a word
+      for (; 8 * i + 8 <= n; ++i) algo::store_be64(p + 8 * i, words[i]);
+      if (8 * i < n) algo::store_be32(p + 8 * i, static_cast<std::uint32_t>(words[i] >> 32));
+      return;
     case HashFamily::keccak:
-      if (out.size() > algo::hash_block_size(v)) {
-        algo::hash_output(v, words, out.data(), out.size());
+      if (n > algo::hash_block_size(v)) {  // SHAKE beyond one rate: squeeze
+        algo::hash_output(v, words, p, n);
         return;
       }
-      for (std::size_t i = 0; i < (out.size() + 7) / 8; ++i) algo::store_le64(buf + 8 * i, words[i]);
-      break;
+      for (; 8 * i + 8 <= n; ++i) algo::store_le64(p + 8 * i, words[i]);
+      for (std::size_t j = 8 * i; j < n; ++j) p[j] = static_cast<std::uint8_t>(words[i] >> (8 * (j - 8 * i)));
+      return;
   }
-  std::memcpy(out.data(), buf, out.size());
 }
 
 namespace {
@@ -109,6 +113,7 @@ void run_lanes(const LaneKernel& kernel, HashAlgorithm algorithm, std::span<Hash
   const HashVariant v = engine::to_variant(algorithm);
   const std::size_t block = algo::hash_block_size(v);
   const std::size_t lanes = kernel.lanes;
+  const int shift = std::has_single_bit(block) ? std::countr_zero(block) : 0;
   const std::vector<std::uint32_t> order = longest_first(jobs);
 
   alignas(64) std::uint8_t state[kMaxLaneStateBytes];
@@ -119,7 +124,7 @@ void run_lanes(const LaneKernel& kernel, HashAlgorithm algorithm, std::span<Hash
   auto start = [&](Lane& l, std::size_t index, HashJob& job) {
     kernel.set_lane(state, index, initial);
     const std::size_t len = job.in.size();
-    const std::size_t body = len / block;
+    const std::size_t body = shift ? len >> shift : len / block;  // 64-bit DIV is slow; SHA-2/SM3 blocks are 2^k
     const std::size_t final_blocks =
         build_final_blocks(algorithm, job.in.data() + body * block, len - body * block, len, l.pad);
     l.job = &job;
