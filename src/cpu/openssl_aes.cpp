@@ -167,11 +167,13 @@ class AesGcmSplitKey final : public engine::GcmSplitKey {
   void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override {
     run(ecb_, nullptr, in, out, kBlock);
   }
-  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) const override {
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+             std::size_t len) const override {
     // EVP's CTR increments all 128 bits; GCM's inc32 only the low 32. Cut where the low word wraps to 0.
     std::uint8_t c[kBlock];
     std::memcpy(c, counter, kBlock);
-    const std::uint64_t low = (std::uint64_t{c[12]} << 24) | (std::uint64_t{c[13]} << 16) | (std::uint64_t{c[14]} << 8) | c[15];
+    const std::uint64_t low =
+        (std::uint64_t{c[12]} << 24) | (std::uint64_t{c[13]} << 16) | (std::uint64_t{c[14]} << 8) | c[15];
     const std::uint64_t before_wrap = ((std::uint64_t{1} << 32) - low) * kBlock;  // bytes until the low word wraps
     const std::size_t first = static_cast<std::size_t>(std::min<std::uint64_t>(len, before_wrap));
     run(ctr_, c, in, out, first);
@@ -179,6 +181,7 @@ class AesGcmSplitKey final : public engine::GcmSplitKey {
       c[12] = c[13] = c[14] = c[15] = 0;
       run(ctr_, c, in + first, out + first, len - first);
     }
+    secure_wipe(c, sizeof c);
   }
   void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {
     ghash_pclmul(ghash_, y, data, len);

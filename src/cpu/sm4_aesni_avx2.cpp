@@ -62,15 +62,15 @@ struct V256 {
 namespace cryptaccel::cpu {
 namespace {
 
-using Kernel = Sm4Kernel<V256, 2>;
+using Kernel = Sm4Kernel<V256, 2>;   // two register groups in flight
+using Kernel1 = Sm4Kernel<V256, 1>;  // one, for short tails
 
 void crypt(const std::uint32_t rk[32], const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) {
-  if (nblocks <= 8) return sm4_crypt_any<Sm4Kernel<V256, 1>, V256>(rk, in, out, nblocks);
-  sm4_crypt_any<Kernel, V256>(rk, in, out, nblocks);
+  sm4_crypt_any<Kernel, Kernel1, V256>(rk, in, out, nblocks);
 }
 void ctr(const std::uint32_t rk[32], std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out,
          std::size_t len) {
-  sm4_ctr_any<Kernel, V256>(rk, counter, inc32, in, out, len);
+  sm4_ctr_any<Kernel, Kernel1, V256>(rk, counter, inc32, in, out, len);
 }
 void tau(const std::uint8_t* in, std::uint8_t* out) {
   const Sm4Consts<V256> c;

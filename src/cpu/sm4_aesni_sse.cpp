@@ -53,15 +53,15 @@ struct V128 {
 namespace cryptaccel::cpu {
 namespace {
 
-using Kernel = Sm4Kernel<V128, 2>;
+using Kernel = Sm4Kernel<V128, 2>;   // two register groups in flight
+using Kernel1 = Sm4Kernel<V128, 1>;  // one, for short tails
 
 void crypt(const std::uint32_t rk[32], const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) {
-  if (nblocks <= 4) return sm4_crypt_any<Sm4Kernel<V128, 1>, V128>(rk, in, out, nblocks);  // CBC encryption
-  sm4_crypt_any<Kernel, V128>(rk, in, out, nblocks);
+  sm4_crypt_any<Kernel, Kernel1, V128>(rk, in, out, nblocks);
 }
 void ctr(const std::uint32_t rk[32], std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out,
          std::size_t len) {
-  sm4_ctr_any<Kernel, V128>(rk, counter, inc32, in, out, len);
+  sm4_ctr_any<Kernel, Kernel1, V128>(rk, counter, inc32, in, out, len);
 }
 void tau(const std::uint8_t* in, std::uint8_t* out) {
   const Sm4Consts<V128> c;

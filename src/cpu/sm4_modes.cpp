@@ -160,10 +160,12 @@ class Sm4GcmSplitKey final : public engine::GcmSplitKey {
     secure_wipe(h, sizeof h);
   }
   void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override { key_.encrypt(in, out, 1); }
-  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) const override {
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+             std::size_t len) const override {
     std::uint8_t c[kBlock];
     std::memcpy(c, counter, kBlock);
     key_.ctr(c, true, in, out, len);
+    secure_wipe(c, sizeof c);
   }
   void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {
     ghash_pclmul(ghash_, y, data, len);
@@ -185,16 +187,16 @@ Sm4CpuKey::~Sm4CpuKey() {
   secure_wipe(enc_, sizeof enc_);
   secure_wipe(dec_, sizeof dec_);
 }
+// Up to 4 blocks (CBC encryption, short messages) take the SSE kernel's single register group: the least work.
 void Sm4CpuKey::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
-  // One block (CBC encryption): the 4-wide SSE kernel has the shortest latency.
-  (nblocks == 1 ? sm4_simd_sse() : *simd_).crypt(enc_, in, out, nblocks);
+  (nblocks <= 4 ? sm4_simd_sse() : *simd_).crypt(enc_, in, out, nblocks);
 }
 void Sm4CpuKey::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
-  (nblocks == 1 ? sm4_simd_sse() : *simd_).crypt(dec_, in, out, nblocks);
+  (nblocks <= 4 ? sm4_simd_sse() : *simd_).crypt(dec_, in, out, nblocks);
 }
 void Sm4CpuKey::ctr(std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out,
                     std::size_t len) const {
-  simd_->ctr(enc_, counter, inc32, in, out, len);
+  (len <= 64 ? sm4_simd_sse() : *simd_).ctr(enc_, counter, inc32, in, out, len);
 }
 
 bool sm4_cpu_supports(const CipherSpec& spec) {

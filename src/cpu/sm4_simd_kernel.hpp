@@ -68,12 +68,13 @@ struct Sm4Consts {
   inline R tau_shifted(R x) const { return affine(V::aesenclast_zero(affine(x, pre_lo, pre_hi)), post_lo, post_hi); }
   /// tau on every byte.
   inline R tau(R x) const { return V::shuffle(tau_shifted(x), rot0); }
-  /// L(tau(x)), L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24 = B ^ B<<<24 ^ (B ^ B<<<8 ^ B<<<16)<<<2.
-  inline R t(R x) const {
+  /// acc ^ L(tau(x)), L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24 = B ^ B<<<24 ^ (B ^ B<<<8 ^ B<<<16)<<<2; the
+  /// rotate by 2, the longest path, is XORed last.
+  inline R t_xor(R x, R acc) const {
     const R s = tau_shifted(x);
     const R b = V::shuffle(s, rot0);
     const R t = V::xor_(V::xor_(b, V::shuffle(s, rot8)), V::shuffle(s, rot16));
-    return V::xor_(V::xor_(b, V::shuffle(s, rot24)), V::xor_(V::sll32(t, 2), V::srl32(t, 30)));
+    return V::xor_(V::xor_(V::xor_(acc, b), V::shuffle(s, rot24)), V::xor_(V::sll32(t, 2), V::srl32(t, 30)));
   }
 };
 
@@ -117,8 +118,9 @@ struct Sm4Kernel {
     for (int i = 0; i < 32; ++i) {
       const R k = V::set1_32(rk[i]);
       for (int s = 0; s < Sets; ++s)
-        x[s][i & 3] = V::xor_(
-            x[s][i & 3], c.t(V::xor_(V::xor_(x[s][(i + 1) & 3], x[s][(i + 2) & 3]), V::xor_(x[s][(i + 3) & 3], k))));
+        // X_(i+3), written by the previous round, comes last: one XOR on the round-to-round dependency chain.
+        x[s][i & 3] = c.t_xor(V::xor_(V::xor_(V::xor_(x[s][(i + 1) & 3], x[s][(i + 2) & 3]), k), x[s][(i + 3) & 3]),
+                              x[s][i & 3]);
     }
   }
 
@@ -166,60 +168,72 @@ inline void wipe(void* p, std::size_t n) {
   __asm__ __volatile__("" : : "r"(p) : "memory");
 }
 
-/// ECB over any number of blocks: whole groups, then a zero-padded partial group.
-template <class K, class V>
+/// ECB over any number of blocks: groups of K (two register groups), then at most one group of K1 (one register
+/// group, half the work for a short tail), the last one zero-padded.
+template <class K, class K1, class V>
 void sm4_crypt_any(const std::uint32_t rk[32], const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) {
   const Sm4Consts<V> c;
   for (; nblocks >= static_cast<std::size_t>(K::kBlocks); nblocks -= K::kBlocks, in += K::kBytes, out += K::kBytes)
     K::crypt(c, rk, in, out);
+  if (nblocks > static_cast<std::size_t>(K1::kBlocks)) {  // between one and two register groups: one more K
+    alignas(32) std::uint8_t buf[K::kBytes] = {};
+    std::memcpy(buf, in, 16 * nblocks);
+    K::crypt(c, rk, buf, buf);
+    std::memcpy(out, buf, 16 * nblocks);
+    wipe(buf, sizeof buf);
+    return;
+  }
+  if (nblocks == static_cast<std::size_t>(K1::kBlocks)) return K1::crypt(c, rk, in, out);
   if (nblocks == 0) return;
-  alignas(32) std::uint8_t buf[K::kBytes] = {};
+  alignas(32) std::uint8_t buf[K1::kBytes] = {};
   std::memcpy(buf, in, 16 * nblocks);
-  K::crypt(c, rk, buf, buf);
+  K1::crypt(c, rk, buf, buf);
   std::memcpy(out, buf, 16 * nblocks);
   wipe(buf, sizeof buf);
 }
 
+/// One group of kernel K in counter mode: the keystream for the counter words `w` XORed into `len` (<= K::kBytes)
+/// bytes; `w` is advanced past the blocks used.
+template <class K, class V>
+inline void sm4_ctr_group(const Sm4Consts<V>& c, const std::uint32_t rk[32], std::uint32_t w[4], bool inc32,
+                          const std::uint8_t* in, std::uint8_t* out, std::size_t len) {
+  typename V::R x[K::kBlocks / V::kBlocks][4];
+  alignas(32) std::uint8_t buf[K::kBytes];
+  constexpr auto last = static_cast<std::uint32_t>(K::kBlocks - 1);
+  if (inc32 || w[3] <= 0xFFFFFFFFu - last) {
+    K::counters_no_carry(w, x);
+  } else {  // the low word wraps inside this group and carries into the higher words
+    std::uint32_t v[4] = {w[0], w[1], w[2], w[3]};
+    for (int b = 0; b < K::kBlocks; ++b, counter_add(v, 1, false))
+      for (int i = 0; i < 4; ++i) put_be32(buf + 16 * b + 4 * i, v[i]);
+    K::load(buf, x);
+  }
+  K::rounds(c, rk, x);
+  if (len == K::kBytes) {
+    K::store(out, in, x);
+  } else {
+    K::store(buf, nullptr, x);
+    for (std::size_t i = 0; i < len; ++i) out[i] = in[i] ^ buf[i];
+    wipe(buf, sizeof buf);
+  }
+  counter_add(w, static_cast<std::uint32_t>((len + 15) / 16), inc32);
+}
+
 /// CTR over `len` bytes: out = in ^ E(counter), E(counter + 1), ...; `counter` (16 bytes, big-endian) is advanced
 /// past the blocks used. `inc32`: GCM's counter (the low 32 bits wrap alone); otherwise one 128-bit counter.
-template <class K, class V>
+/// Groups of K, then a short tail with K1 (one register group).
+template <class K, class K1, class V>
 void sm4_ctr_any(const std::uint32_t rk[32], std::uint8_t counter[16], bool inc32, const std::uint8_t* in,
                  std::uint8_t* out, std::size_t len) {
-  using R = typename V::R;
   const Sm4Consts<V> c;
   std::uint32_t w[4];
   for (int i = 0; i < 4; ++i) w[i] = be32(counter + 4 * i);
-  alignas(32) std::uint8_t buf[K::kBytes];
-  R x[K::kBlocks / V::kBlocks][4];
-  auto next_counters = [&] {
-    constexpr auto last = static_cast<std::uint32_t>(K::kBlocks - 1);
-    if (inc32 || w[3] <= 0xFFFFFFFFu - last) {
-      K::counters_no_carry(w, x);
-    } else {  // the low word wraps inside this group and carries into the higher words
-      std::uint32_t v[4] = {w[0], w[1], w[2], w[3]};
-      for (int b = 0; b < K::kBlocks; ++b, counter_add(v, 1, false))
-        for (int i = 0; i < 4; ++i) put_be32(buf + 16 * b + 4 * i, v[i]);
-      K::load(buf, x);
-    }
-    counter_add(w, K::kBlocks, inc32);
-  };
-  for (; len >= K::kBytes; len -= K::kBytes, in += K::kBytes, out += K::kBytes) {
-    next_counters();
-    K::rounds(c, rk, x);
-    K::store(out, in, x);
-  }
-  if (len) {
-    std::uint32_t start[4] = {w[0], w[1], w[2], w[3]};
-    next_counters();
-    K::rounds(c, rk, x);
-    K::store(buf, nullptr, x);
-    for (std::size_t i = 0; i < len; ++i) out[i] = in[i] ^ buf[i];
-    // The counter moves past the blocks used, not past the whole group.
-    for (int i = 0; i < 4; ++i) w[i] = start[i];
-    counter_add(w, static_cast<std::uint32_t>((len + 15) / 16), inc32);
-  }
-  wipe(buf, sizeof buf);
+  for (; len >= K::kBytes; len -= K::kBytes, in += K::kBytes, out += K::kBytes)
+    sm4_ctr_group<K>(c, rk, w, inc32, in, out, K::kBytes);
+  if (len > K1::kBytes) sm4_ctr_group<K>(c, rk, w, inc32, in, out, len);
+  else if (len) sm4_ctr_group<K1>(c, rk, w, inc32, in, out, len);
   for (int i = 0; i < 4; ++i) put_be32(counter + 4 * i, w[i]);
+  wipe(w, sizeof w);
 }
 
 /// The 32 encryption round keys, with tau evaluated by the same S-box routine on a broadcast word (ShiftRows then

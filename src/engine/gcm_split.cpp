@@ -71,7 +71,6 @@ void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, st
   chunk_bytes = std::max(kBlock, (chunk_bytes + kBlock - 1) / kBlock * kBlock);
   const std::size_t chunks = std::max<std::size_t>(1, (len + chunk_bytes - 1) / chunk_bytes);
   WipedBlocks partial(chunks);
-  std::exception_ptr error;
   try {
     parallel_for(chunks, threads, [&](std::size_t c) {
       const std::size_t off = c * chunk_bytes, n = std::min(chunk_bytes, len - off);
@@ -86,19 +85,11 @@ void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, st
         key.ghash(partial.v[c].data(), in, n);
         key.ctr32(counter.data(), in, out, n);
       }
+      secure_wipe(counter.data(), kBlock);  // J0 of a long IV depends on H
     });
-  } catch (...) {
-    error = std::current_exception();
-  }
-  if (error) {
+  } catch (const std::exception& e) {  // a backend failure (EVP): nothing is released
     secure_wipe(job.out.data(), len);
-    try {
-      std::rethrow_exception(error);
-    } catch (const std::exception& e) {
-      job.status = JobStatus::invalid_argument, job.out_len = 0, job.error = e.what();
-    } catch (...) {
-      fail(job, JobStatus::invalid_argument, "GCM split failed");
-    }
+    job.status = JobStatus::invalid_argument, job.out_len = 0, job.error = e.what();
     return;
   }
 

@@ -265,7 +265,8 @@ class GcmSplitKey final : public engine::GcmSplitKey {
   }
   ~GcmSplitKey() override { secure_wipe(&h_, sizeof h_); }
   void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override { key_->encrypt(in, out, 1); }
-  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) const override {
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+             std::size_t len) const override {
     counter_mode(*key_, counter, true, in, out, len);
   }
   void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {

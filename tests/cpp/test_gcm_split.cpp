@@ -87,7 +87,8 @@ using Param = std::tuple<std::string, std::string>;  // engine, cipher
 std::vector<Param> params() {
   std::vector<Param> out;
   for (const engine::Engine* e : engine::registered_engines())
-    for (const char* cipher : {"aes-128-gcm", "aes-192-gcm", "aes-256-gcm", "sm4-gcm"}) out.emplace_back(e->name(), cipher);
+    for (const char* cipher : {"aes-128-gcm", "aes-192-gcm", "aes-256-gcm", "sm4-gcm"})
+      out.emplace_back(e->name(), cipher);
   return out;
 }
 
@@ -289,7 +290,8 @@ TEST_P(GcmSplit, LargeMessagesOverThreadsAndTamperingReleasesNoPlaintext) {
       for (std::size_t where : {lengths[1] - 1, lengths[1] + 15}) {
         std::vector<bytes> forged = want;
         forged[1][where] ^= 0x40;
-        const BatchResult bad = run(spec_, Direction::decrypt, engine_->name(), threads, in_place, keys, ivs, aads, forged);
+        const BatchResult bad =
+            run(spec_, Direction::decrypt, engine_->name(), threads, in_place, keys, ivs, aads, forged);
         for (std::size_t i = 0; i < lengths.size(); ++i) {
           if (i != 1) {
             EXPECT_EQ(int(bad.status[i]), int(JobStatus::ok)) << "job " << i;

@@ -94,8 +94,9 @@ TEST_P(Sm4Kernels, KeyScheduleAndBlocksMatchPortable) {
     cpu::sm4_aesni_expand_key(key.data(), rk);
     for (int i = 0; i < 32; ++i) ASSERT_EQ(rk[i], ref_keys.rk[i]) << "round key " << i << " key=" << to_hex(key);
     for (int i = 0; i < 32; ++i) dec[i] = rk[31 - i];
-    // Block counts around the group sizes (4, 8, 16, 32) and a few larger ones.
-    for (std::size_t nblocks : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 32u, 33u, 100u, 257u}) {
+    // Block counts around the register-group sizes (SSE: 4 and 8, AVX2: 8 and 16) and a few larger ones.
+    for (std::size_t nblocks :
+         {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 12u, 15u, 16u, 17u, 20u, 24u, 31u, 32u, 33u, 40u, 100u, 257u}) {
       const bytes pt = random_bytes(rng_, nblocks * kBlock);
       bytes want(pt.size()), got(pt.size());
       for (std::size_t b = 0; b < nblocks; b += algo::kSm4Lanes) {
@@ -206,8 +207,9 @@ class Sm4CpuModes : public ::testing::Test {
   }
 
   /// One job through run_batch on `engine`, in place or with input and output at the given misalignments.
-  bytes run(const CipherSpec& spec, Direction dir, bytes_view key, bytes_view iv, bytes_view in, std::string_view engine,
-            bool in_place, std::size_t in_shift, std::size_t out_shift, JobStatus* status = nullptr) {
+  bytes run(const CipherSpec& spec, Direction dir, bytes_view key, bytes_view iv, bytes_view in,
+            std::string_view engine, bool in_place, std::size_t in_shift, std::size_t out_shift,
+            JobStatus* status = nullptr) {
     const std::size_t cap = in.size() + 32;
     std::vector<std::uint8_t> src(in.size() + 16), dst(cap + 16, 0xA5);
     std::memcpy(src.data() + in_shift, in.data(), in.size());
