@@ -321,6 +321,18 @@ def test_aes_kernel_rejects_bad_header(spike, bad):
     assert proc.returncode == 4, (proc.returncode, proc.stdout, proc.stderr)  # CA_EXIT_BAD_INPUT
 
 
+@pytest.mark.parametrize("xlen", [32, 64])
+def test_kernel_rejects_input_larger_than_ram(spike, xlen):
+    """Sizes from the 32-bit header fields are checked in 64 bits: 2^28 blocks (2^32 bytes, 0 modulo 2^32 on RV32)
+    and a 4 GiB - 1 message are refused with exit status 5 before anything is read or written."""
+    aes = next(e for e in ENTRIES if e["kernel"] == "aes256" and e["xlen"] == xlen and e["variant"] == "native")
+    sha = next(e for e in ENTRIES if e["kernel"] == "sha256" and e["xlen"] == xlen and e["variant"] == "native")
+    for entry, data in ((aes, bytes(4) + struct.pack("<I", 1 << 28) + bytes(48)), (sha, struct.pack("<I", 2**32 - 1))):
+        proc = subprocess.run([spike, f"--isa={entry['isa']}", entry["elf"]], input=data, capture_output=True,
+                              timeout=TIMEOUT)
+        assert proc.returncode == 5, (_entry_id(entry), proc.returncode, proc.stdout[-200:])  # CA_EXIT_TOO_BIG
+
+
 def test_kernel_short_input_exits_2(spike):
     entry = next(e for e in ENTRIES if e["kernel"] == "sha256" and e["xlen"] == 32)
     proc = subprocess.run([spike, f"--isa={entry['isa']}", entry["elf"]], input=struct.pack("<I", 100) + b"x" * 10,

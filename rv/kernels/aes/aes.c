@@ -96,7 +96,7 @@ int main(void) {
     ca_write_str(2, "aes: bad header (mode 0..2, direction 0..1, reserved 0)\n");
     return CA_EXIT_BAD_INPUT;
   }
-  uint8_t* data = ca_heap(0, (size_t)n * 16);
+  uint8_t* data = ca_heap(0, (uint64_t)n * 16); /* exits unless all blocks fit in RAM */
   ca_read_exact(data, (size_t)n * 16);
   aes_init();
   if (decrypt && mode != MODE_CTR)

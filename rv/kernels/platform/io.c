@@ -40,10 +40,10 @@ void ca_write_dec(int fd, uint64_t v) {
   ca_write_all(fd, buf + i, sizeof buf - (size_t)i);
 }
 
-uint8_t* ca_heap(size_t off, size_t n) {
+uint8_t* ca_heap(size_t off, uint64_t n) {
   size_t avail = (size_t)(_heap_end - _heap_start);
   off = (off + 63) & ~(size_t)63;
-  if (off > avail || n > avail - off) {
+  if (off > avail || n > (uint64_t)(avail - off)) {
     ca_write_str(2, "kernel: input larger than the kernel's RAM\n");
     ca_exit(CA_EXIT_TOO_BIG);
   }

@@ -30,7 +30,8 @@ static inline uint32_t ca_load_le32(const uint8_t* p) {
 
 /** First byte of free RAM past the stack and its end (link-*.ld): kernels read variable-size input here. */
 extern uint8_t _heap_start[], _heap_end[];
-/** A buffer of n bytes in the heap at offset `off` (64-byte aligned); exits with CA_EXIT_TOO_BIG if RAM is short. */
-uint8_t* ca_heap(size_t off, size_t n);
+/** A buffer of n bytes in the heap at offset `off` (64-byte aligned); exits with CA_EXIT_TOO_BIG if RAM is short.
+ *  n is 64-bit so that sizes computed from 32-bit header fields cannot wrap on RV32. */
+uint8_t* ca_heap(size_t off, uint64_t n);
 
 #endif
