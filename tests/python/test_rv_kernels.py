@@ -489,7 +489,8 @@ def test_instruction_scan_agrees_with_objdump():
                     mnemonics[m] = mnemonics.get(m, 0) + 1
             for (name, ext), n in classify(code_words(entry["elf"]), xlen).items():
                 if ext in ("zkne", "zknd", "zknh"):
-                    assert mnemonics.get(name) == n, f"{_entry_id(entry)}: {name} scan {n}, objdump {mnemonics.get(name)}"
+                    assert mnemonics.get(name) == n, \
+                        f"{_entry_id(entry)}: {name} scan {n}, objdump {mnemonics.get(name)}"
 
 
 # --- seed 000's workloads: Spike's counts -------------------------------------------------------------------------
