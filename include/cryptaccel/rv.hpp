@@ -78,11 +78,13 @@ enum class StopReason {
   instruction_limit,    ///< MachineConfig::max_instructions retired
   illegal_instruction,  ///< an encoding this simulator does not know, or a reserved one
   disabled_extension,   ///< a known instruction whose extension (or XLEN) the ISA string does not enable
-  ecall,                ///< ecall (no trap handling: Spike-platform programs use HTIF)
-  ebreak,
-  unsupported,          ///< mret/wfi, an unknown CSR, a write to a read-only CSR
-  memory_fault,         ///< a load, store or fetch outside RAM
+  ecall,                ///< ecall without a trap vector (Spike-platform programs use HTIF for system calls)
+  ebreak,               ///< ebreak without a trap vector
+  unsupported,          ///< an unknown CSR, a write to a read-only CSR (without a trap vector)
+  memory_fault,         ///< a load, store or fetch outside RAM (without a trap vector)
 };
+// Once a program sets mtvec (riscv-tests style), every one of these exceptions traps there instead, as on Spike:
+// mepc, mcause, mtval, mstatus.MPIE/MIE/MPP are set and mret returns.
 std::string_view stop_reason_name(StopReason r);
 
 /// Everything a run produced.
@@ -100,6 +102,7 @@ struct RunResult {
   Counts total;                     ///< the whole run (including Spike's 5 boot-ROM instructions, see spike_boot)
   Counts region;                    ///< between measured-region markers (summed over all regions)
   unsigned regions = 0;             ///< completed measured regions
+  std::uint64_t traps = 0;          ///< exceptions taken through mtvec
   std::vector<std::uint32_t> signature;  ///< words between begin_signature and end_signature (if both exist)
   double seconds = 0;               ///< host wall time of run()
 

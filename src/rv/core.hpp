@@ -64,6 +64,12 @@ struct OpInfo {
 };
 extern const OpInfo kOpInfo[kOpCount];
 
+/// Exception causes (privileged spec, mcause).
+enum TrapCause : unsigned {
+  kCauseFetchAccess = 1, kCauseIllegal = 2, kCauseBreakpoint = 3, kCauseLoadAccess = 5, kCauseStoreAccess = 7,
+  kCauseEcallM = 11,
+};
+
 /// The encoding of `csrrs zero, minstret, zero`, the measured-region marker (docs/isa-lab.md).
 inline constexpr std::uint32_t kRegionMarker = 0xB0202073u;
 
@@ -115,8 +121,11 @@ class Core {
   void store_hook(std::uint64_t off, unsigned n);
 
   // --- stops (return the pc to hand back from a semantics function) -------------------------------------------
-  /// Stops on instruction `d` at `pc`, which does not retire.
-  std::uint64_t fault(std::uint64_t pc, const Insn& d, StopReason reason, const std::string& what);
+  /// An exception on instruction `d` at `pc`, which does not retire. With a trap vector (mtvec != 0) the hart
+  /// traps to it as Spike does (mepc, mcause = `cause`, mtval = `tval`, mstatus.MPIE/MIE/MPP) and the pc there is
+  /// returned; without one the run stops with `reason` and the message.
+  std::uint64_t fault(std::uint64_t pc, const Insn& d, StopReason reason, const std::string& what, unsigned cause,
+                      std::uint64_t tval);
   std::uint64_t load_fault(std::uint64_t pc, const Insn& d, std::uint64_t addr, unsigned n);
   std::uint64_t store_fault(std::uint64_t pc, const Insn& d, std::uint64_t addr, unsigned n);
   /// The program exited (the current instruction retires).
@@ -171,6 +180,9 @@ class Core {
   // --- CSR state ---------------------------------------------------------------------------------------------
   std::int64_t instret_offset = 0, cycle_offset = 0;  ///< set by writes to minstret / mcycle
   std::uint64_t mstatus = 0, mtvec = 0, mscratch = 0, mepc = 0, mcause = 0, mtval = 0, mie = 0, mip = 0;
+  /// CSRs kept as plain storage so that start-up code of test suites runs (satp, medeleg, pmp*, s-mode, ...).
+  std::vector<std::pair<unsigned, std::uint64_t>> csr_store;
+  std::uint64_t traps = 0;  ///< exceptions taken through mtvec
 
   // --- measured region ---------------------------------------------------------------------------------------
   bool in_region = false;

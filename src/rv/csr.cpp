@@ -5,6 +5,20 @@
 namespace cryptaccel::rv {
 
 namespace {
+/// CSRs that are plain storage here (no address translation, protection, delegation or debug triggers), so that
+/// the start-up code of riscv-tests / riscv-arch-test style programs runs: S-mode CSRs, satp, medeleg/mideleg,
+/// menvcfg, mseccfg, mstatush, pmpcfg*/pmpaddr*, tselect/tdata*.
+bool storage_csr(unsigned num, bool rv32) {
+  switch (num) {
+    case 0x100: case 0x104: case 0x105: case 0x106: case 0x10A: case 0x140: case 0x141: case 0x142: case 0x143:
+    case 0x144: case 0x180: case 0x302: case 0x303: case 0x30A: case 0x747: case 0x7A0: case 0x7A1: case 0x7A2:
+    case 0x7A3:
+      return true;
+    case 0x310: case 0x31A: return rv32;  // mstatush, menvcfgh
+    default: return (num >= 0x3A0 && num <= 0x3AF) || (num >= 0x3B0 && num <= 0x3EF);
+  }
+}
+
 enum : unsigned {
   kMstatus = 0x300, kMisa = 0x301, kMie = 0x304, kMtvec = 0x305, kMcounteren = 0x306, kMcountinhibit = 0x320,
   kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344,
@@ -49,6 +63,12 @@ bool Core::csr_read(unsigned num, std::uint64_t& v) const {
     case kMtval: v = mtval; return true;
     case kMcounteren: case kMcountinhibit: v = 0; return true;
     default:
+      if (storage_csr(num, rv32)) {
+        v = 0;
+        for (const auto& [n, value] : csr_store)
+          if (n == num) v = value;
+        return true;
+      }
       // Zihpm: hpmcounter3..31 (and the machine ones, their events) read 0, as on Spike without events.
       if ((num >= 0xC03 && num <= 0xC1F) || (num >= 0xB03 && num <= 0xB1F) || (num >= 0x323 && num <= 0x33F) ||
           (rv32 && ((num >= 0xC83 && num <= 0xC9F) || (num >= 0xB83 && num <= 0xB9F)))) {
@@ -92,6 +112,12 @@ bool Core::csr_write(unsigned num, std::uint64_t v) {
     case kMtval: mtval = v; return true;
     case kMisa: case kMcounteren: case kMcountinhibit: return true;  // WARL: writes ignored
     default: {
+      if (storage_csr(num, rv32)) {
+        for (auto& [n, value] : csr_store)
+          if (n == num) return value = v, true;
+        csr_store.emplace_back(num, v);
+        return true;
+      }
       std::uint64_t ignored;
       return csr_read(num, ignored);  // hpm counters/events: writable, ignored
     }

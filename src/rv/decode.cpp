@@ -199,7 +199,7 @@ std::uint64_t exec_decode_stub(Core& c, const Insn& d, std::uint64_t pc) {
 std::uint64_t exec_illegal(Core& c, const Insn& d, std::uint64_t pc) {
   StopReason why;
   const std::string what = c.illegal_reason(d, why);
-  return c.fault(pc, d, why, what);
+  return c.fault(pc, d, why, what, kCauseIllegal, d.raw);
 }
 
 std::string decode_mnemonic(std::uint32_t word, std::string_view isa_string) {

@@ -97,11 +97,20 @@ RV_EXEC(sraw) { SET_RD(SEXT32(static_cast<std::int32_t>(RS1) >> (RS2 & 31))); re
 
 // FENCE orders memory for other harts and devices: a no-op on this single in-order hart.
 RV_EXEC(fence) { return NEXT; }
-// No trap handling: Spike-platform programs use HTIF; ecall/ebreak/mret/wfi stop the run with a message.
-RV_EXEC(ecall) { return c.fault(pc, d, StopReason::ecall, "ecall (no trap handler: use HTIF for system calls)"); }
-RV_EXEC(ebreak) { return c.fault(pc, d, StopReason::ebreak, "ebreak"); }
-RV_EXEC(mret) { return c.fault(pc, d, StopReason::unsupported, "mret is not supported (no traps)"); }
-RV_EXEC(wfi) { return c.fault(pc, d, StopReason::unsupported, "wfi is not supported (no interrupts)"); }
+// Exceptions trap to mtvec when a program has set one (riscv-tests style); otherwise they stop the run with a message
+// (Spike-platform kernels use HTIF, not ecall).
+RV_EXEC(ecall) {
+  return c.fault(pc, d, StopReason::ecall, "ecall (no trap vector: use HTIF for system calls)", kCauseEcallM, 0);
+}
+RV_EXEC(ebreak) { return c.fault(pc, d, StopReason::ebreak, "ebreak (no trap vector)", kCauseBreakpoint, pc); }
+/// mret (M-mode only): back to mepc; MIE = MPIE, MPIE = 1, MPP stays M (the only mode).
+RV_EXEC(mret) {
+  constexpr std::uint64_t kMie = 1u << 3, kMpie = 1u << 7;
+  c.mstatus = (c.mstatus & ~kMie) | ((c.mstatus & kMpie) ? kMie : 0) | kMpie;
+  return static_cast<X>(c.mepc);
+}
+// No interrupts are modelled, so waiting for one returns at once (as Spike does without pending interrupts).
+RV_EXEC(wfi) { return NEXT; }
 
 RV_INSTANTIATE(lui) RV_INSTANTIATE(auipc) RV_INSTANTIATE(jal) RV_INSTANTIATE(jalr)
 RV_INSTANTIATE(beq) RV_INSTANTIATE(bne) RV_INSTANTIATE(blt) RV_INSTANTIATE(bge) RV_INSTANTIATE(bltu) RV_INSTANTIATE(bgeu)

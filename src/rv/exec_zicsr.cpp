@@ -15,7 +15,7 @@ std::uint64_t csr_access(Core& c, const Insn& d, std::uint64_t pc, CsrOp op, X o
   if (d.raw == kRegionMarker) c.region_marker();
   std::uint64_t old = 0;
   if (!c.csr_read(num, old))
-    return c.fault(pc, d, StopReason::unsupported, "unsupported CSR " + hex(num));
+    return c.fault(pc, d, StopReason::unsupported, "unsupported CSR " + hex(num), kCauseIllegal, d.raw);
   if (writes) {
     X v = static_cast<X>(old);
     switch (op) {
@@ -24,7 +24,8 @@ std::uint64_t csr_access(Core& c, const Insn& d, std::uint64_t pc, CsrOp op, X o
       case CsrOp::clear: v &= static_cast<X>(~operand); break;
     }
     if (!c.csr_write(num, v))
-      return c.fault(pc, d, StopReason::unsupported, "write to read-only or unsupported CSR " + hex(num));
+      return c.fault(pc, d, StopReason::unsupported, "write to read-only or unsupported CSR " + hex(num),
+                     kCauseIllegal, d.raw);
   }
   SET_RD(old);
   return NEXT;

@@ -31,7 +31,18 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
   pc = ram_base;
 }
 
-std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const std::string& what) {
+std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const std::string& what, unsigned cause,
+                          std::uint64_t tval) {
+  if (mtvec != 0) {
+    --op_count[d.op];  // the run loop counts every executed slot; a trapping instruction does not retire
+    mepc = at;
+    mcause = cause;
+    mtval = tval;
+    constexpr std::uint64_t kMie = 1u << 3, kMpie = 1u << 7, kMppM = 3u << 11;
+    mstatus = (mstatus & ~(kMie | kMpie)) | ((mstatus & kMie) ? kMpie : 0) | kMppM;
+    ++traps;
+    return mtvec & ~std::uint64_t{3};  // direct mode (vectored mode only differs for interrupts)
+  }
   stopped = true;
   budget = 0;
   last_retired = false;
@@ -47,12 +58,14 @@ std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const
 std::uint64_t Core::load_fault(std::uint64_t at, const Insn& d, std::uint64_t addr, unsigned n) {
   return fault(at, d, StopReason::memory_fault,
                std::to_string(n) + "-byte load from " + hex(addr) + " outside RAM [" + hex(ram_base) + ", " +
-                   hex(ram_base + ram_size) + ")");
+                   hex(ram_base + ram_size) + ")",
+               kCauseLoadAccess, addr);
 }
 std::uint64_t Core::store_fault(std::uint64_t at, const Insn& d, std::uint64_t addr, unsigned n) {
   return fault(at, d, StopReason::memory_fault,
                std::to_string(n) + "-byte store to " + hex(addr) + " outside RAM [" + hex(ram_base) + ", " +
-                   hex(ram_base + ram_size) + ")");
+                   hex(ram_base + ram_size) + ")",
+               kCauseStoreAccess, addr);
 }
 
 void Core::exit(std::int64_t code) {
@@ -75,9 +88,10 @@ void Core::run_loop() {
       if (off >= ram_size) {
         Insn none{};
         none.op = static_cast<std::uint16_t>(Op::illegal);
-        ++op_count[none.op];  // undone below: the fetch did not retire
-        fault(p, none, StopReason::memory_fault, "instruction fetch outside RAM");
-        break;
+        ++op_count[none.op];  // undone by fault(): the fetch does not retire
+        p = fault(p, none, StopReason::memory_fault, "instruction fetch outside RAM", kCauseFetchAccess, p);
+        if (stopped) break;
+        continue;
       }
       page_index = off >> kPageShift;
       page = code_page(page_index);
@@ -181,6 +195,7 @@ RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
   r.total = c.make_counts(c.op_count, c.taken);
   r.region = c.make_counts(c.region_ops, c.region_taken);
   r.regions = c.regions;
+  r.traps = c.traps;
   const std::uint64_t b = symbol("begin_signature"), e = symbol("end_signature");
   if (b && e > b && b >= c.ram_base && e - c.ram_base <= c.ram_size) {
     for (std::uint64_t a = b; a + 4 <= e; a += 4) {

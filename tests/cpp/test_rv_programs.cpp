@@ -132,6 +132,24 @@ TEST_P(RvPrograms, DisabledExtensionStopsWithMessage) {
   EXPECT_NE(r.message.find("stopped at pc 0x8000"), std::string::npos) << r.message;
 }
 
+TEST_P(RvPrograms, ExceptionsTrapThroughMtvec) {
+  REQUIRE_ELFS();
+  const rv::RunResult r = run(name("traps"), isa(), "");
+  ASSERT_TRUE(r.exited()) << r.message;
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(r.traps, 7u);
+  // mcause in order: ecall, ebreak (c.ebreak and ebreak), unknown instruction, unknown CSR, load and store faults.
+  std::istringstream lines(r.stdout_bytes);
+  std::vector<int> causes;
+  std::string word;
+  int cause;
+  std::string tval_word, tval;
+  while (lines >> word >> cause >> tval_word >> tval) causes.push_back(cause);
+  EXPECT_EQ(causes, (std::vector<int>{11, 3, 3, 2, 2, 5, 7}));
+  EXPECT_NE(r.stdout_bytes.find("cause 2 tval 000000000000000b"), std::string::npos) << "mtval = the instruction";
+  EXPECT_NE(r.stdout_bytes.find("cause 5 tval 0000000040000008"), std::string::npos) << "mtval = the address";
+}
+
 TEST_P(RvPrograms, SimulatorSpeed) {
   REQUIRE_ELFS();
   // Not a benchmark (tests run in parallel on shared machines): a floor that catches a broken decode cache.
@@ -202,7 +220,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(::testing::Values(32, 64),
                        ::testing::Values(ParityCase{"hello", false, "parity check"}, ParityCase{"bench_loop", false, "3"},
                                          ParityCase{"isa_diff", true, "seed one"},
-                                         ParityCase{"isa_diff", true, "another seed"})),
+                                         ParityCase{"isa_diff", true, "another seed"},
+                                         ParityCase{"traps", false, ""})),
     [](const auto& info) {
       const ParityCase& c = std::get<1>(info.param);
       return std::string(c.prog) + "_rv" + std::to_string(std::get<0>(info.param)) + "_" + std::to_string(info.index);
