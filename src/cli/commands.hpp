@@ -18,4 +18,8 @@ int run_speed(const std::vector<std::string>& args);
 /// those of GNU coreutils' sha256sum with "cryptaccel hash" as the program name; returns 1 when any file failed.
 int run_hash(const std::vector<std::string>& args);
 
+/// `cryptaccel rv`: the RISC-V crypto-ISA lab (list, run, exec, table; docs/isa-lab.md). Errors are one line
+/// "cryptaccel rv: ..." on stderr and status 1; `rv exec` returns the program's status (125: stopped by the simulator).
+int run_rv(const std::vector<std::string>& args);
+
 }  // namespace cryptaccel::cli

@@ -1,0 +1,74 @@
+// `cryptaccel rv exec ELF --isa STRING`: any program built for Spike's memory map, run on cryptaccel's simulator
+// like `spike --isa=STRING [+signature=FILE] ELF`: its output, its exit code, its signature.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+
+#include "atomic_output.hpp"
+#include "cryptaccel/rv.hpp"
+#include "rv_cmds.hpp"
+
+namespace cryptaccel::cli::rvlab {
+namespace {
+
+namespace rv = cryptaccel::rv;
+
+bytes read_input(const std::string& path) {
+  if (path.empty()) return {};
+  if (path == "-") {
+    return bytes(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("--stdin: cannot read " + path);
+  return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Spike's +signature format with the default granularity: one 32-bit word per line, 8 lower-case hex digits.
+std::string signature_text(const std::vector<std::uint32_t>& words) {
+  std::string out;
+  char line[16];
+  for (const std::uint32_t w : words) {
+    std::snprintf(line, sizeof line, "%08x\n", w);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace
+
+int rv_exec(const ExecOptions& o) {
+  rv::MachineConfig cfg;
+  cfg.isa = o.isa;
+  rv::parse_isa(o.isa);  // a bad ISA string is a usage error (exit 1), before anything runs
+  cfg.max_instructions = o.max_instructions;
+  cfg.ram_size = o.ram_mib << 20;
+  const bytes input = read_input(o.stdin_path);
+  rv::Machine machine(cfg);
+  machine.load_elf_file(o.elf);
+
+  std::optional<AtomicOutput> signature;
+  if (!o.signature.empty()) {
+    if (machine.symbol("begin_signature") == 0 || machine.symbol("end_signature") == 0) {
+      throw std::runtime_error("--signature: " + o.elf + " has no begin_signature/end_signature symbols");
+    }
+    signature.emplace(o.signature);  // fails now if the file cannot be written later
+  }
+  const rv::RunResult r = machine.run(input);
+  std::fwrite(r.stdout_bytes.data(), 1, r.stdout_bytes.size(), stdout);
+  std::fflush(stdout);
+  std::fwrite(r.stderr_bytes.data(), 1, r.stderr_bytes.size(), stderr);
+  if (signature) {
+    const std::string text = signature_text(r.signature);
+    signature->commit(bytes_view(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  }
+  if (!r.exited()) {
+    std::fprintf(stderr, "cryptaccel rv: %s\n", r.message.c_str());
+    return kExitStopped;
+  }
+  return static_cast<int>(r.exit_code & 0xFF);
+}
+
+}  // namespace cryptaccel::cli::rvlab

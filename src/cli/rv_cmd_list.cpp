@@ -1,0 +1,53 @@
+// `cryptaccel rv list`: the runnable kernels (built ELFs) of the manifest, as a table or JSON.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "rv_cmds.hpp"
+#include "rv_manifest.hpp"
+
+namespace cryptaccel::cli::rvlab {
+
+int rv_list(const ListOptions& options) {
+  const Manifest m = load_manifest(locate_manifest(options.manifest));
+  Json list = Json::array();
+  std::size_t missing = 0;
+  for (const ManifestEntry& e : m.entries) {
+    if (!e.built) {
+      ++missing;
+      continue;
+    }
+    const KernelSpec* k = m.kernel(e.kernel);
+    list.push_back({{"kernel", e.kernel},
+                    {"variant", e.variant},
+                    {"xlen", e.xlen},
+                    {"isa", e.isa},
+                    {"extensions", e.extensions},
+                    {"algorithm", k != nullptr ? k->algorithm : ""},
+                    {"layout", k != nullptr ? k->layout : ""},
+                    {"elf", e.elf}});
+  }
+  if (list.empty()) {
+    throw std::runtime_error("the manifest " + m.path + " lists " + std::to_string(m.entries.size()) +
+                             " kernels but none is built (build the rv_kernels target)");
+  }
+  if (options.json) {
+    std::printf("%s\n", list.dump(2).c_str());
+    return 0;
+  }
+  std::size_t kw = 6, vw = 7;
+  for (const Json& j : list) {
+    kw = std::max(kw, j["kernel"].get<std::string>().size());
+    vw = std::max(vw, j["variant"].get<std::string>().size());
+  }
+  std::printf("%-*s  %-*s  %4s  %s\n", static_cast<int>(kw), "KERNEL", static_cast<int>(vw), "VARIANT", "XLEN", "ISA");
+  for (const Json& j : list) {
+    std::printf("%-*s  %-*s  %4u  %s\n", static_cast<int>(kw), j["kernel"].get<std::string>().c_str(),
+                static_cast<int>(vw), j["variant"].get<std::string>().c_str(), j["xlen"].get<unsigned>(),
+                j["isa"].get<std::string>().c_str());
+  }
+  if (missing != 0) std::fprintf(stderr, "cryptaccel rv: %zu manifest entries not built (left out)\n", missing);
+  return 0;
+}
+
+}  // namespace cryptaccel::cli::rvlab

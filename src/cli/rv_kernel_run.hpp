@@ -1,0 +1,62 @@
+// `cryptaccel rv run` and `rv table`: one kernel ELF on cryptaccel's simulator (and optionally on Spike) with a
+// prepared input, and the checks on what came out.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cryptaccel/rv.hpp"
+#include "rv_manifest.hpp"
+#include "rv_workload.hpp"
+
+namespace cryptaccel::cli::rvlab {
+
+/// How to run.
+struct RunOptions {
+  cryptaccel::rv::CycleModel cycle_model = cryptaccel::rv::CycleModel::defaults();
+  bool check = false;      ///< compare the output with the ref engine's (and the kernel's instret report)
+  std::string spike;       ///< non-empty: also run on this Spike and compare output and region instret
+};
+
+/// Spike's side of a run.
+struct SpikeSide {
+  int exit_status = -1;
+  std::optional<std::uint64_t> instret;  ///< from the `instret N` line after the output
+  bool output_equal = false;
+  double seconds = 0;
+};
+
+/// Everything about one run.
+struct KernelRun {
+  ManifestEntry entry;
+  KernelInput input;
+  cryptaccel::rv::RunResult result;
+  std::optional<std::uint64_t> kernel_instret;  ///< the kernel's own `instret N` report (stderr)
+  std::optional<bool> output_equal;              ///< with check: output == ref engine's
+  std::optional<SpikeSide> spike;
+  std::vector<std::string> problems;  ///< every failed check or run failure, one line each; empty when all is well
+
+  bool ok() const { return problems.empty(); }
+  /// Simulated instructions per second of host time, in millions (whole run).
+  double mips() const;
+};
+
+/// Runs `entry` with `input`; never throws for a failing kernel or check (see KernelRun::problems), only for an ELF
+/// that cannot be loaded or a Spike that cannot be started.
+KernelRun run_kernel(const ManifestEntry& entry, KernelInput input, const RunOptions& options);
+
+/// The N of the first `instret N` line in `text` (a kernel's report), if any.
+std::optional<std::uint64_t> parse_instret_line(std::string_view text);
+
+/// The meaning of a kernel's exit status (rv/kernels/README.md, "Platform").
+std::string kernel_exit_meaning(std::int64_t status);
+
+/// {"instret", "cycles", "taken_branches", "by_class": {...}[, "by_mnemonic": {...}]} of some counts.
+Json counts_json(const cryptaccel::rv::Counts& c, bool with_mnemonics);
+
+/// The run as JSON: kernel, variant, xlen, isa, elf, workload, region and total counts, checks, Spike, problems.
+Json run_json(const KernelRun& run);
+
+}  // namespace cryptaccel::cli::rvlab

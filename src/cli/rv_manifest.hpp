@@ -1,0 +1,61 @@
+// `cryptaccel rv`: the RISC-V kernels' manifest (rv/kernels/README.md): where it is, and what it says.
+#pragma once
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace cryptaccel::cli::rvlab {
+
+/// JSON with keys in the order written.
+using Json = nlohmann::ordered_json;
+
+/// One kernel of the manifest's `kernels` list: what it computes and its I/O layout.
+struct KernelSpec {
+  std::string kernel;                 ///< "aes256", "aes256-keyexp-dec", "sha256", ...
+  std::string algorithm;              ///< "AES-256", "SHA-256", ...
+  std::string layout;                 ///< "aes-cipher", "aes-keyexp", "hash" (a key of the manifest's `layouts`)
+  std::size_t key_bytes = 0;          ///< aes-* layouts
+  std::size_t rounds = 0;             ///< aes-* layouts
+  std::size_t digest_bytes = 0;       ///< hash layout
+  std::vector<std::string> defines;   ///< compile-time defines (KERNEL_AES_KEYEXP_DEC tells the decryption schedule)
+  std::vector<std::string> variants;  ///< variants built for it
+  Json workloads;                     ///< {"seed000": {"blocks": 512, ...}, ...}
+
+  /// True for the kernel that outputs the equivalent inverse cipher's schedule.
+  bool decryption_schedule() const;
+};
+
+/// One built ELF (the manifest's `entries`): a runnable kernel x variant x XLEN.
+struct ManifestEntry {
+  std::string kernel;
+  std::string variant;
+  unsigned xlen = 0;
+  std::string isa;                      ///< ISA string to run it with (Spike's --isa, rv::MachineConfig::isa)
+  std::vector<std::string> extensions;  ///< the variant's extensions beyond rv<xlen>imc
+  std::string elf;                      ///< Spike-map ELF (absolute; relocated next to the manifest when moved)
+  bool built = false;                   ///< the ELF exists
+};
+
+/// The whole manifest.
+struct Manifest {
+  std::string path;      ///< the file it was read from
+  std::string compiler;  ///< clang that built the kernels
+  std::vector<KernelSpec> kernels;
+  std::vector<ManifestEntry> entries;
+
+  /// The kernel named `name`, or nullptr.
+  const KernelSpec* kernel(const std::string& name) const;
+  /// The entry for kernel x variant x xlen; throws std::runtime_error naming what exists when there is none.
+  const ManifestEntry& entry(const std::string& kernel, const std::string& variant, unsigned xlen) const;
+};
+
+/// Finds the manifest: `option` (--manifest) if given, else $CRYPTACCEL_RV_MANIFEST, else the build tree's
+/// rv/kernels/manifest.json compiled in by CMake. Throws std::runtime_error with a one-line reason (the kernels were
+/// not built: clang-19 / ld.lld-19 missing) when none exists.
+std::string locate_manifest(const std::string& option);
+
+/// Reads and checks a manifest; throws std::runtime_error with the file name and the reason on a malformed one.
+Manifest load_manifest(const std::string& path);
+
+}  // namespace cryptaccel::cli::rvlab

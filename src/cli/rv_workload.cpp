@@ -1,0 +1,133 @@
+#include "rv_workload.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+#include "cryptaccel/hash.hpp"
+#include "rv_reference.hpp"
+
+namespace cryptaccel::cli::rvlab {
+namespace {
+
+bytes random_bytes(std::size_t n, std::mt19937_64& rng) {
+  bytes out(n);
+  for (std::size_t i = 0; i < n; i += 8) {
+    std::uint64_t v = rng();
+    for (std::size_t j = i; j < std::min(n, i + 8); ++j, v >>= 8) out[j] = static_cast<std::uint8_t>(v);
+  }
+  return out;
+}
+
+void put_u32le(bytes& out, std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+}
+
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return s;
+}
+
+/// The kernel's default size from its workloads: seed000 first, then riscv-crypto; `key` is "blocks" or "length".
+std::optional<std::uint64_t> workload_default(const KernelSpec& k, const char* key) {
+  for (const char* w : {"seed000", "riscv-crypto"}) {
+    if (k.workloads.contains(w) && k.workloads[w].contains(key)) return k.workloads[w][key].get<std::uint64_t>();
+  }
+  return std::nullopt;
+}
+
+void check_payload(std::uint64_t n) {
+  if (n > kMaxPayloadBytes) {
+    throw std::invalid_argument("at most " + std::to_string(kMaxPayloadBytes >> 20) +
+                                " MiB of data per run (the kernels' RAM is 16 MiB), got " + std::to_string(n) +
+                                " bytes");
+  }
+}
+
+KernelInput cipher_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  static constexpr const char* kModes[] = {"ecb", "cbc", "ctr"};  // the layout's mode byte: 0, 1, 2
+  const auto* found = std::find(std::begin(kModes), std::end(kModes), req.mode);
+  if (found == std::end(kModes)) throw std::invalid_argument("--mode must be ecb, cbc or ctr, got '" + req.mode + "'");
+  const std::uint8_t mode_byte = static_cast<std::uint8_t>(found - std::begin(kModes));
+
+  std::uint64_t blocks = workload_default(k, "blocks").value_or(64);
+  if (req.bytes) {
+    if (*req.bytes % 16 != 0) {
+      throw std::invalid_argument("--bytes must be a multiple of 16 for " + k.kernel + " (whole blocks), got " +
+                                  std::to_string(*req.bytes));
+    }
+    blocks = *req.bytes / 16;
+  } else if (req.blocks) {
+    blocks = *req.blocks;
+  }
+  if (blocks == 0) throw std::invalid_argument(k.kernel + " needs at least one block");
+  check_payload(blocks * 16);
+
+  KernelInput in;
+  const bytes key = random_bytes(k.key_bytes, rng);
+  const bytes iv = random_bytes(16, rng);
+  const bytes data = random_bytes(static_cast<std::size_t>(blocks * 16), rng);
+  in.stdin_bytes = {mode_byte, static_cast<std::uint8_t>(req.decrypt ? 1 : 0), 0, 0};
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(blocks));
+  in.stdin_bytes.insert(in.stdin_bytes.end(), key.begin(), key.end());
+  in.stdin_bytes.insert(in.stdin_bytes.end(), iv.begin(), iv.end());
+  in.stdin_bytes.insert(in.stdin_bytes.end(), data.begin(), data.end());
+  in.expected = reference_cipher(k.algorithm, req.mode, req.decrypt, key, iv, data);
+  in.payload_bytes = blocks * 16;
+  const char* dir = req.decrypt ? "decrypt" : "encrypt";
+  in.description = upper(req.mode) + " " + dir + ", " + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") +
+                   " (" + std::to_string(blocks * 16) + " bytes)";
+  in.json = {{"mode", req.mode}, {"direction", dir}, {"blocks", blocks}, {"bytes", blocks * 16}};
+  return in;
+}
+
+KernelInput hash_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  std::uint64_t length = workload_default(k, "length").value_or(1024);
+  if (req.bytes) {
+    length = *req.bytes;
+  } else if (req.blocks) {
+    const std::uint64_t block = hash_info(parse_hash(k.algorithm)).block_size;
+    if (*req.blocks > kMaxPayloadBytes / block) check_payload(kMaxPayloadBytes + 1);
+    length = *req.blocks * block;
+  }
+  check_payload(length);
+  KernelInput in;
+  const bytes message = random_bytes(static_cast<std::size_t>(length), rng);
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(length));
+  in.stdin_bytes.insert(in.stdin_bytes.end(), message.begin(), message.end());
+  in.expected = reference_hash(k.algorithm, message);
+  in.payload_bytes = length;
+  in.description = std::to_string(length) + "-byte message";
+  in.json = {{"bytes", length}};
+  return in;
+}
+
+KernelInput keyexp_input(const KernelSpec& k, std::mt19937_64& rng) {
+  KernelInput in;
+  in.stdin_bytes = random_bytes(k.key_bytes, rng);
+  in.expected = reference_aes_schedule(in.stdin_bytes, k.decryption_schedule());
+  in.description = std::string("key expansion (") + (k.decryption_schedule() ? "decryption" : "encryption") +
+                   " schedule)";
+  in.json = {{"schedule", k.decryption_schedule() ? "decrypt" : "encrypt"}};
+  return in;
+}
+
+}  // namespace
+
+KernelInput make_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  if (req.bytes && req.blocks) throw std::invalid_argument("give --bytes or --blocks, not both");
+  const bool cipher = k.layout == "aes-cipher";
+  if (!cipher && (req.mode_given || req.decrypt)) {
+    throw std::invalid_argument("--mode and --decrypt apply to the cipher kernels (aes128, aes256), not " + k.kernel);
+  }
+  if (cipher) return cipher_input(k, req, rng);
+  if (k.layout == "hash") return hash_input(k, req, rng);
+  if (k.layout == "aes-keyexp") {
+    if (req.bytes || req.blocks) throw std::invalid_argument("--bytes and --blocks do not apply to " + k.kernel);
+    return keyexp_input(k, rng);
+  }
+  throw std::invalid_argument("kernel " + k.kernel + " has layout '" + k.layout +
+                              "', which this version of cryptaccel rv cannot feed");
+}
+
+}  // namespace cryptaccel::cli::rvlab
