@@ -36,6 +36,7 @@ enum class InsnClass : std::uint8_t {
   crypto_aes,  ///< Zkne/Zknd
   crypto_sha,  ///< Zknh
   crypto_sm,   ///< Zksed/Zksh
+  atomic,      ///< A: lr/sc and AMOs
   count
 };
 inline constexpr std::size_t kClassCount = static_cast<std::size_t>(InsnClass::count);

@@ -183,6 +183,9 @@ class Core {
   /// CSRs kept as plain storage so that start-up code of test suites runs (satp, medeleg, pmp*, s-mode, ...).
   std::vector<std::pair<unsigned, std::uint64_t>> csr_store;
   std::uint64_t traps = 0;  ///< exceptions taken through mtvec
+  /// A: the lr reservation (address; valid flag). Cleared by sc; a single hart has no other invalidation.
+  std::uint64_t reservation = 0;
+  bool reserved = false;
 
   // --- measured region ---------------------------------------------------------------------------------------
   bool in_region = false;

@@ -13,7 +13,7 @@ namespace cryptaccel::rv {
 namespace {
 constexpr std::string_view kClassNames[kClassCount] = {
     "alu", "mul", "div", "load", "store", "branch", "jump", "csr", "system",
-    "bitmanip", "clmul", "crypto-aes", "crypto-sha", "crypto-sm"};
+    "bitmanip", "clmul", "crypto-aes", "crypto-sha", "crypto-sm", "atomic"};
 }
 
 std::string_view class_name(InsnClass c) {
@@ -38,6 +38,7 @@ CycleModel CycleModel::defaults() {
   set(InsnClass::crypto_aes, 2);  // seed 000: S-box pipelined into 2 stages
   set(InsnClass::crypto_sha, 1);  // XORs of rotations: one ALU cycle
   set(InsnClass::crypto_sm, 2);   // SM4 S-box like AES's; sm3p0/p1 could be 1 but share the class
+  set(InsnClass::atomic, 3);      // read-modify-write in the L1: load latency + one cycle
   m.taken_branch_penalty = 2;
   return m;
 }

@@ -17,7 +17,7 @@ namespace cryptaccel::rv {
 
 #define RV_EXEC(name) \
   template <class X>  \
-  std::uint64_t exec_##name([[maybe_unused]] Core& c, [[maybe_unused]] const Insn& d, std::uint64_t pc)
+  std::uint64_t exec_##name([[maybe_unused]] Core& c, [[maybe_unused]] const Insn& d, [[maybe_unused]] std::uint64_t pc)
 #define RV_INSTANTIATE(name)                                                               \
   template std::uint64_t exec_##name<std::uint32_t>(Core&, const Insn&, std::uint64_t); \
   template std::uint64_t exec_##name<std::uint64_t>(Core&, const Insn&, std::uint64_t);

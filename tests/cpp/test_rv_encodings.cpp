@@ -19,7 +19,7 @@ using rv::kOpInfo;
 constexpr std::size_t kOps = static_cast<std::size_t>(rv::Op::decode_stub);
 
 std::string all_extensions(unsigned xlen) {
-  return "rv" + std::to_string(xlen) + "imc_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh";
+  return "rv" + std::to_string(xlen) + "imac_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh";
 }
 
 TEST(RvEncodings, EveryEntryDecodesToItselfOrAMoreSpecificAlias) {

