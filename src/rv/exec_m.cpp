@@ -11,6 +11,7 @@ namespace {
 template <class X, bool ASigned, bool BSigned>
 X mul_high(X a, X b) {
   if constexpr (sizeof(X) == 4) {
+    if constexpr (!ASigned && !BSigned) return static_cast<X>((std::uint64_t{a} * b) >> 32);  // 2^64 > INT64_MAX
     const std::int64_t sa = ASigned ? std::int64_t{static_cast<std::int32_t>(a)} : std::int64_t{a};
     const std::int64_t sb = BSigned ? std::int64_t{static_cast<std::int32_t>(b)} : std::int64_t{b};
     return static_cast<X>(static_cast<std::uint64_t>(sa * sb) >> 32);
