@@ -195,6 +195,7 @@ class Core {
 
   // --- stop state --------------------------------------------------------------------------------------------
   bool stopped = false;
+  bool trapped = false;  ///< the last instruction trapped (did not retire): the run loop does not count it
   bool last_retired = true;  ///< whether the stopping instruction retired
   std::uint16_t stop_op = 0;
   StopReason reason = StopReason::instruction_limit;

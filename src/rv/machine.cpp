@@ -41,6 +41,7 @@ std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const
     constexpr std::uint64_t kMie = 1u << 3, kMpie = 1u << 7, kMppM = 3u << 11;
     mstatus = (mstatus & ~(kMie | kMpie)) | ((mstatus & kMie) ? kMpie : 0) | kMppM;
     ++traps;
+    trapped = true;
     return mtvec & ~std::uint64_t{3};  // direct mode (vectored mode only differs for interrupts)
   }
   stopped = true;
@@ -91,6 +92,7 @@ void Core::run_loop() {
         ++op_count[none.op];  // undone by fault(): the fetch does not retire
         p = fault(p, none, StopReason::memory_fault, "instruction fetch outside RAM", kCauseFetchAccess, p);
         if (stopped) break;
+        trapped = false;
         continue;
       }
       page_index = off >> kPageShift;
@@ -100,7 +102,11 @@ void Core::run_loop() {
     const std::uint16_t op = d.op;  // read before executing: a store may reset this slot
     p = d.fn(*this, d, p);
     ++op_count[op];
-    if (stopped) [[unlikely]] break;
+    if (stopped | trapped) [[unlikely]] {
+      if (stopped) break;
+      trapped = false;  // a trap does not retire: it does not use up the instruction budget either
+      continue;
+    }
     --remaining;
   }
   pc = p;

@@ -208,6 +208,54 @@ TEST(RvZicsr, ScratchMisaAndReadOnlyCsrs) {
   EXPECT_NE(u.machine().last_message().find("unsupported CSR 0x7c0"), std::string::npos) << u.machine().last_message();
 }
 
+// ---- A ----------------------------------------------------------------------------------------------------------
+
+TEST(RvA, AmoLrScOnOneHart) {
+  RvExec r("rv64ia");
+  rv::Machine& m = r.machine();
+  const std::uint64_t addr = kRvBase + 0x1000;
+  const std::uint8_t init[8] = {0xF0, 0xFF, 0xFF, 0xFF, 0x11, 0x22, 0x33, 0x44};  // low word -16
+  m.write_memory(addr, init);
+  m.set_reg(1, addr);
+  m.set_reg(2, 20);
+  // amoadd.w x3, x2, (x1); lr.d x4, (x1); sc.d x5, x2, (x1); sc.d x6, x2, (x1); amomaxu.w x7, x2, (x1)
+  ASSERT_EQ(r.run({rv_r(0x0000202f, 3, 1, 2), rv_r(0x1000302f, 4, 1, 0), rv_r(0x1800302f, 5, 1, 2),
+                   rv_r(0x1800302f, 6, 1, 2), rv_r(0xe000202f, 7, 1, 2)},
+                  5),
+            StopReason::instruction_limit)
+      << m.last_message();
+  EXPECT_EQ(m.reg(3), static_cast<std::uint64_t>(-16)) << "old word, sign-extended";
+  EXPECT_EQ(m.reg(4), 0x4433221100000004ull) << "-16 + 20 = 4 in the low word";
+  EXPECT_EQ(m.reg(5), 0u) << "sc with the reservation succeeds";
+  EXPECT_NE(m.reg(6), 0u) << "the reservation is gone";
+  EXPECT_EQ(m.reg(7), 20u);
+  std::uint8_t now[8];
+  m.read_memory(addr, now);
+  EXPECT_EQ(now[0], 20u) << "maxu(20, 20)";
+  EXPECT_EQ(now[4], 0u) << "sc.d stored 20 as a doubleword";
+}
+
+// ---- traps ------------------------------------------------------------------------------------------------------
+
+TEST(RvTraps, EcallTrapsToMtvecAndMretReturns) {
+  RvExec r("rv64i");
+  rv::Machine& m = r.machine();
+  const std::uint64_t handler = kRvBase + 0x100;
+  m.set_reg(1, handler);
+  // 0: csrw mtvec, x1; 4: ecall; 8: addi x5, x0, 1; ... handler: csrr x3, mcause; csrr x4, mepc; addi x4, x4, 4;
+  // csrw mepc, x4; mret
+  const std::uint32_t prog[] = {rv_i(CSRRW, 0, 1, 0x305), ECALL, rv_i(ADDI, 5, 0, 1)};
+  const std::uint32_t handler_words[] = {rv_i(CSRRS, 3, 0, 0x342), rv_i(CSRRS, 4, 0, 0x341), rv_i(ADDI, 4, 4, 4),
+                                         rv_i(CSRRW, 0, 4, 0x341), 0x30200073 /* mret */};
+  m.load_words(handler, handler_words);
+  // 7 retired instructions: csrw, 5 in the handler, addi (the ecall traps and does not retire).
+  ASSERT_EQ(r.run(std::vector<std::uint32_t>(prog, prog + 3), 7), StopReason::instruction_limit) << m.last_message();
+  EXPECT_EQ(m.reg(3), 11u) << "environment call from M-mode";
+  EXPECT_EQ(m.reg(4), kRvBase + 8);
+  EXPECT_EQ(m.reg(5), 1u) << "execution resumed after the ecall";
+  EXPECT_EQ(m.pc(), kRvBase + 12);
+}
+
 // ---- stops ----------------------------------------------------------------------------------------------------
 
 TEST(RvStops, UnknownDisabledEcallEbreak) {
