@@ -116,7 +116,7 @@ int run_rv(const std::vector<std::string>& args) {
   run->add_option("--manifest", run_o.manifest, "the kernels' manifest.json")->type_name("FILE");
 
   ExecOptions exec_o;
-  std::string exec_max, exec_ram;
+  std::string exec_max, exec_ram, exec_gran;
   CLI::App* exec = app.add_subcommand("exec", "run any program built for Spike's memory map, as spike would");
   exec->add_option("elf", exec_o.elf, "RISC-V ELF (RAM at 0x80000000, HTIF tohost/fromhost)")
       ->required()
@@ -127,6 +127,8 @@ int run_rv(const std::vector<std::string>& args) {
   exec->add_option("--signature", exec_o.signature,
                    "write the words between begin_signature and end_signature, one 32-bit hex word per line")
       ->type_name("FILE");
+  exec->add_option("--signature-granularity", exec_gran, "bytes per signature line, as Spike's (default 4)")
+      ->type_name("N");
   exec->add_option("--max-instructions", exec_max, "stop after N instructions (exit 125)")->type_name("N");
   exec->add_option("--stdin", exec_o.stdin_path, "the program's standard input ('-': this one's; default: none)")
       ->type_name("FILE");
@@ -179,6 +181,12 @@ int run_rv(const std::vector<std::string>& args) {
     }
     if (exec->parsed()) {
       exec_o.max_instructions = optional_number(exec_max, "--max-instructions").value_or(0);
+      if (!exec_gran.empty()) {
+        exec_o.signature_granularity = parse_small(exec_gran, "--signature-granularity");
+        if (exec_o.signature_granularity == 0 || exec_o.signature_granularity > 4096) {
+          throw std::invalid_argument("--signature-granularity: 1 to 4096 bytes per line");
+        }
+      }
       if (!exec_ram.empty()) {
         exec_o.ram_mib = parse_small(exec_ram, "--ram-mib");
         if (exec_o.ram_mib == 0 || exec_o.ram_mib > 4096) throw std::invalid_argument("--ram-mib: 1 to 4096");

@@ -26,13 +26,22 @@ bytes read_input(const std::string& path) {
   return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-/// Spike's +signature format with the default granularity: one 32-bit word per line, 8 lower-case hex digits.
-std::string signature_text(const std::vector<std::uint32_t>& words) {
+/// Spike's +signature format with +signature-granularity=`granularity`: `granularity` bytes per line, most
+/// significant (highest-addressed) byte first, two lower-case hex digits each, the last line padded with zero bytes.
+/// Granularity 4 (the default, as riscv-arch-test runs Spike) gives one 32-bit word per line, 8 hex digits.
+std::string signature_text(const std::vector<std::uint32_t>& words, unsigned granularity) {
+  std::vector<std::uint8_t> bytes;
+  for (const std::uint32_t w : words)
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
+  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  char line[16];
-  for (const std::uint32_t w : words) {
-    std::snprintf(line, sizeof line, "%08x\n", w);
-    out += line;
+  for (std::size_t i = 0; i < bytes.size(); i += granularity) {
+    for (std::size_t j = granularity; j > 0; --j) {
+      const std::uint8_t b = i + j <= bytes.size() ? bytes[i + j - 1] : 0;
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    }
+    out += '\n';
   }
   return out;
 }
@@ -61,7 +70,7 @@ int rv_exec(const ExecOptions& o) {
   std::fflush(stdout);
   std::fwrite(r.stderr_bytes.data(), 1, r.stderr_bytes.size(), stderr);
   if (signature) {
-    const std::string text = signature_text(r.signature);
+    const std::string text = signature_text(r.signature, o.signature_granularity);
     signature->commit(bytes_view(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
   }
   if (!r.exited()) {

@@ -41,6 +41,7 @@ struct ExecOptions {
   std::string elf;
   std::string isa;
   std::string signature;  ///< write the signature here (Spike's +signature format)
+  unsigned signature_granularity = 4;  ///< bytes per signature line (Spike's +signature-granularity)
   std::uint64_t max_instructions = 0;
   std::string stdin_path;  ///< "" : no input; "-": this process's stdin
   std::uint64_t ram_mib = 64;
