@@ -1,33 +1,65 @@
 #!/usr/bin/env bash
-# Builds, tests and (as engines land) benchmarks cryptaccel on the GPU machine, in one call of the device tool:
-#   run(command="bench/gpu/run.sh", carry=[".carry"])
-# The GPU machine has nvcc, CMake and ninja but no libgtest-dev and no network: prepare the carry folder here first
-# with `bench/gpu/prepare_carry.sh`. Logs go to $OUT (or ./gpu-out when run elsewhere).
-set -uo pipefail
+# Builds, tests and benchmarks cryptaccel's cuda engine on the GPU machine, through the device tool:
+#   bench/gpu/prepare_carry.sh                                  # here, once: fills .carry/ (GoogleTest, OpenSSL)
+#   run(command="bench/gpu/run.sh build", carry=[".carry"])      # ~3-5 min on 16 cores
+#   run(command="bench/gpu/run.sh cuda-tests", carry=[".carry"]) # GPU tests: every mode/hash vs ref, device API
+#   run(command="bench/gpu/run.sh cpu-tests", carry=[".carry"])  # whole C++ suite; auto and every engine = cuda too
+#   run(command="bench/gpu/run.sh bench", carry=[".carry"])      # cryptaccel_cuda_bench -> $OUT/bench.{txt,json}
+# One phase per call keeps each under the tool's 10-minute limit (the build tree stays while the machine is warm);
+# `all` (the default) runs every phase in order. The GPU machine has nvcc, CMake and ninja but no network, no
+# libgtest-dev and maybe no OpenSSL headers: both come from .carry/. Logs go to $OUT (or ./gpu-out elsewhere):
+# summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json.
+set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 build=build/gpu
+phase=${1:-all}
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
-log "machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1); $(nvcc --version | tail -1)"
-cpu_tests=OFF
-[ -f /usr/include/openssl/evp.h ] && cpu_tests=ON
+case "$phase" in build|cuda-tests|cpu-tests|bench|all) ;; *) echo "usage: $0 [build|cuda-tests|cpu-tests|bench|all]" >&2; exit 2 ;; esac
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCRYPTACCEL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DCRYPTACCEL_BUILD_CLI=OFF -DCRYPTACCEL_BUILD_PYTHON=OFF -DCRYPTACCEL_BUILD_TESTS=ON \
-  -DCRYPTACCEL_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DCRYPTACCEL_CPU_TESTS=$cpu_tests >"$out/configure.log" 2>&1 \
-  || { log "configure FAILED"; tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { log "build FAILED"; tail -40 "$out/build.log"; exit 1; }
-log "build OK (CPU test suite: $cpu_tests)"
+{ nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE; } >"$out/nvidia-smi.txt" 2>&1 || true
+log "phase $phase; machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | head -1); $(nvcc --version | tail -1); $(nproc) cores"
+
+do_build() {
+  local openssl_args=()
+  if [ ! -f /usr/include/openssl/evp.h ]; then
+    [ -f .carry/openssl/include/openssl/evp.h ] || { log "no OpenSSL headers here and none in .carry/openssl (run bench/gpu/prepare_carry.sh)"; exit 1; }
+    openssl_args=(-DOPENSSL_ROOT_DIR="$PWD/.carry/openssl" -DOPENSSL_USE_STATIC_LIBS=TRUE)
+  fi
+  if ! cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCRYPTACCEL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+      -DCRYPTACCEL_BUILD_CLI=OFF -DCRYPTACCEL_BUILD_PYTHON=OFF -DCRYPTACCEL_BUILD_TESTS=ON -DCRYPTACCEL_RV_KERNELS=OFF \
+      -DCRYPTACCEL_GTEST_SOURCE_DIR="$PWD/.carry/googletest" "${openssl_args[@]}" >"$out/build.log" 2>&1; then
+    log "configure FAILED"; tail -30 "$out/build.log"; exit 1
+  fi
+  local start=$SECONDS
+  if ! cmake --build "$build" -j "$(nproc)" >>"$out/build.log" 2>&1; then
+    log "build FAILED"; grep -E "error|Error" "$out/build.log" | head -40; exit 1
+  fi
+  log "build OK in $((SECONDS - start)) s"
+}
+
+gtest_summary() { grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$1" | tr '\n' ' '; }
 
 status=0
-CRYPTACCEL_REQUIRE_GPU=1 "$build/tests/cryptaccel_cuda_tests" >"$out/cuda_tests.log" 2>&1 || status=1
-log "cuda tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/cuda_tests.log" | tr '\n' ' ')"
-if [ "$cpu_tests" = ON ]; then
-  "$build/tests/cryptaccel_tests" >"$out/cpu_tests.log" 2>&1 || status=1
-  log "cpu tests: $(grep -E '^\[  (PASSED|FAILED)' "$out/cpu_tests.log" | tr '\n' ' ')"
+if [ "$phase" = build ] || [ "$phase" = all ]; then do_build; fi
+[ -x "$build/tests/cryptaccel_cuda_tests" ] || { log "no build in $build: run the build phase first (same warm machine)"; exit 1; }
+
+if [ "$phase" = cuda-tests ] || [ "$phase" = all ]; then
+  CRYPTACCEL_REQUIRE_GPU=1 timeout 560 "$build/tests/cryptaccel_cuda_tests" >"$out/cuda_tests.log" 2>&1 || status=1
+  log "cuda tests: $(gtest_summary "$out/cuda_tests.log")"
+  grep -E '^\[  FAILED  \]' "$out/cuda_tests.log" | head -20 || true
 fi
-grep -E '^\[  FAILED' "$out"/*_tests.log
+if [ "$phase" = cpu-tests ] || [ "$phase" = all ]; then
+  # With a GPU, `auto` and every test parametrised over available engines run on cuda and cuda-ttable as well.
+  timeout 560 "$build/tests/cryptaccel_tests" --gtest_filter='-*Rv*:*RiscV*' >"$out/cpu_tests.log" 2>&1 || status=1
+  log "cpu tests: $(gtest_summary "$out/cpu_tests.log")"
+  grep -E '^\[  FAILED  \]' "$out/cpu_tests.log" | head -20 || true
+fi
+if [ "$phase" = bench ] || [ "$phase" = all ]; then
+  timeout 560 "$build/bench/gpu/cryptaccel_cuda_bench" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt" || status=1
+  log "bench: $(grep -c 'GB/s' "$out/bench.txt" || true) rows, $(grep -c MISMATCH "$out/bench.txt" || true) mismatches"
+fi
 cat "$out/summary.txt"
 exit $status

@@ -191,14 +191,21 @@ void run_cipher_batch(Device& dev, const CipherSpec& spec, Direction dir, std::s
   // Partial GHASH records of GCM jobs cut over several chunks, alive for the whole batch; the other streams wait
   // for their allocation.
   std::map<std::uint32_t, PiecePartial*> partials;
-  struct PartialsGuard {
+  struct PartialsGuard {  // freed only once every slot's stream is idle (after an error too)
     Device& dev;
-    Stream s;
+    Slots& slots;
     std::map<std::uint32_t, PiecePartial*>& p;
     ~PartialsGuard() {
-      for (auto& [job, ptr] : p) dev.free(ptr, s);
+      if (p.empty()) return;
+      for (std::size_t s = 0; s < slots.size(); ++s) {
+        try {
+          dev.synchronize(slots.stream(s));
+        } catch (...) {
+        }
+      }
+      for (auto& [job, ptr] : p) dev.free(ptr, slots.stream(0));
     }
-  } partials_guard{dev, slots.stream(0), partials};
+  } partials_guard{dev, slots, partials};
   if (gcm) {
     for (auto& [job, count] : split_slices) partials[job] = reinterpret_cast<PiecePartial*>(
         dev.alloc(sizeof(PiecePartial) * count, slots.stream(0)));

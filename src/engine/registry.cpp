@@ -5,20 +5,34 @@
 #include "cryptaccel/error.hpp"
 #include "cpu/cpu_engine.hpp"
 #include "engine/engine.hpp"
+#if defined(CRYPTACCEL_HAVE_CUDA)
+#include "cuda/cuda_engine.hpp"
+#endif
 
 namespace cryptaccel::engine {
 namespace {
 
 // Names the project defines, including engines this build may lack, so a request for one gets a precise reason.
-constexpr std::array<std::string_view, 3> kKnownEngines = {"cpu", "cuda", "ref"};
+constexpr std::array<std::string_view, 4> kKnownEngines = {"cpu", "cuda", "cuda-ttable", "ref"};
 
 std::string direction_name(Direction dir) { return dir == Direction::encrypt ? "encryption" : "decryption"; }
 
 }  // namespace
 
 std::span<const Engine* const> registered_engines() {
-  // Preference order for `auto`: accelerated engines are added ahead of `ref` as they land.
+  // Preference order for `auto`: accelerated engines ahead of `ref`. The GPU goes first only when a CUDA device is
+  // present (it wins on large batches); without one it is listed, unavailable, after the CPU engines so that
+  // `--engine cuda` still gets its precise reason. `cuda-ttable` (not constant time) comes after `ref`, which serves
+  // every request, so `auto` never picks it.
+#if defined(CRYPTACCEL_HAVE_CUDA)
+  static const std::array<const Engine*, 4> engines = [] {
+    if (cuda::cuda_engine().unavailable_reason().empty())
+      return std::array<const Engine*, 4>{&cuda::cuda_engine(), &cpu::cpu_engine(), &ref_engine(), &cuda::cuda_ttable_engine()};
+    return std::array<const Engine*, 4>{&cpu::cpu_engine(), &ref_engine(), &cuda::cuda_engine(), &cuda::cuda_ttable_engine()};
+  }();
+#else
   static const std::array<const Engine*, 2> engines = {&cpu::cpu_engine(), &ref_engine()};
+#endif
   return engines;
 }
 

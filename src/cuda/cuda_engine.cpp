@@ -1,0 +1,86 @@
+// The cuda engines: host-resident batches go through the pipelined executor (src/cuda/executor.cpp) on the current
+// CUDA device, one batch at a time per device. Large GPU batches are where this engine wins; `auto` prefers it only
+// when a device is present (src/engine/registry.cpp).
+#include "cuda/cuda_engine.hpp"
+
+#include <cstdlib>
+#include <mutex>
+#include <string>
+
+#include "cuda/cuda_device.hpp"
+#include "cuda/executor.hpp"
+
+namespace cryptaccel::cuda {
+namespace {
+
+/// Chunk size of the host-resident pipeline: CRYPTACCEL_CUDA_CHUNK_MIB (default 32 MiB; at least 1).
+ExecOptions exec_options(CipherImpl impl, std::size_t xts_unit) {
+  ExecOptions o;
+  o.impl = impl;
+  o.xts_unit = xts_unit;
+  if (const char* mib = std::getenv("CRYPTACCEL_CUDA_CHUNK_MIB")) {
+    const long v = std::strtol(mib, nullptr, 10);
+    if (v >= 1) o.limits.max_bytes = static_cast<std::uint64_t>(v) << 20;
+  }
+  return o;
+}
+
+class CudaEngine final : public engine::Engine {
+ public:
+  CudaEngine(std::string_view name, std::string_view description, CipherImpl aes)
+      : name_(name), description_(description), aes_(aes) {}
+
+  std::string_view name() const override { return name_; }
+  std::string_view description() const override { return description_; }
+  std::string unavailable_reason() const override { return cuda_unavailable_reason(); }
+  bool supports(const CipherSpec&, Direction) const override { return true; }  // every mode CipherSpec can name
+  bool runs_on_host_threads() const override { return false; }
+  void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
+                       const BatchOptions& options) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    ExecOptions o = exec_options(aes_, options.xts_unit);
+    o.host_threads = options.threads;
+    run_cipher_batch(dev, spec, dir, jobs, o);
+  }
+
+  bool supports_hash(HashAlgorithm) const override { return true; }
+  HashBlocksFn hash_blocks_function(HashAlgorithm) const override { return nullptr; }  // batches only
+  void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    ExecOptions o = exec_options(aes_, 0);
+    o.host_threads = options.threads;
+    run_hash_batch(dev, algorithm, jobs, o);
+  }
+  bool supports_keccak_batch() const override { return true; }
+  void run_keccak_permutations(std::span<KeccakState> states) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    run_keccak_batch(dev, states, exec_options(aes_, 0));
+  }
+
+ private:
+  std::string_view name_, description_;
+  CipherImpl aes_;
+};
+
+}  // namespace
+
+const engine::Engine& cuda_engine() {
+  static const CudaEngine engine("cuda",
+                                 "NVIDIA GPU: constant-time bitsliced AES and SM4, GCM with parallel GHASH, batched "
+                                 "SHA-2/SHA-3/SM3 and Keccak-f; host data pipelined over streams",
+                                 CipherImpl::aes_bitsliced);
+  return engine;
+}
+
+const engine::Engine& cuda_ttable_engine() {
+  static const CudaEngine engine("cuda-ttable",
+                                 "the cuda engine with shared-memory T-table AES: faster, NOT constant time "
+                                 "(key- and data-dependent table lookups); never chosen by auto",
+                                 CipherImpl::aes_ttable);
+  return engine;
+}
+
+}  // namespace cryptaccel::cuda
