@@ -33,8 +33,10 @@ void print_run(const KernelRun& run, const RunCommandOptions& o) {
                 static_cast<unsigned long long>(c.by_class[i]),
                 100.0 * static_cast<double>(c.by_class[i]) / static_cast<double>(c.instret));
   }
-  std::printf("total: %llu instructions in %.4f s: %.1f M simulated instructions/s\n",
-              static_cast<unsigned long long>(r.total.instret), r.seconds, run.mips());
+  std::printf("total: %llu instructions in %.4f s (%.4f s CPU): %.1f M simulated instructions/s (%.1f M per CPU "
+              "second)\n",
+              static_cast<unsigned long long>(r.total.instret), r.seconds, run.cpu_seconds, run.mips(),
+              run.cpu_mips());
   if (o.check && run.output_equal) {
     std::printf("check: %s\n", *run.output_equal ? "output equals the ref engine's" : "FAILED: output differs");
   }

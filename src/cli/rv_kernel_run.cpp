@@ -1,5 +1,7 @@
 #include "rv_kernel_run.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <charconv>
 #include <utility>
@@ -10,6 +12,13 @@ namespace cryptaccel::cli::rvlab {
 namespace {
 
 namespace rv = cryptaccel::rv;
+
+/// CPU time of the calling thread.
+double thread_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 /// Byte offset of the first difference, for messages.
 std::string first_difference(std::string_view got, bytes_view want) {
@@ -95,6 +104,10 @@ double KernelRun::mips() const {
   return result.seconds > 0 ? static_cast<double>(result.total.instret) / result.seconds / 1e6 : 0.0;
 }
 
+double KernelRun::cpu_mips() const {
+  return cpu_seconds > 0 ? static_cast<double>(result.total.instret) / cpu_seconds / 1e6 : 0.0;
+}
+
 KernelRun run_kernel(const ManifestEntry& entry, KernelInput input, const RunOptions& options) {
   KernelRun run;
   run.entry = entry;
@@ -106,7 +119,9 @@ KernelRun run_kernel(const ManifestEntry& entry, KernelInput input, const RunOpt
   cfg.cycle_model = options.cycle_model;
   rv::Machine machine(cfg);
   machine.load_elf_file(entry.elf);
+  const double cpu_start = thread_cpu_seconds();
   run.result = machine.run(run.input.stdin_bytes);
+  run.cpu_seconds = thread_cpu_seconds() - cpu_start;
   const rv::RunResult& r = run.result;
   run.kernel_instret = parse_instret_line(r.stderr_bytes);
 
@@ -167,7 +182,9 @@ Json run_json(const KernelRun& run) {
   j["kernel_instret"] = run.kernel_instret ? Json(*run.kernel_instret) : Json(nullptr);
   j["total"] = counts_json(r.total, false);
   j["seconds"] = r.seconds;
+  j["cpu_seconds"] = run.cpu_seconds;
   j["simulated_mips"] = run.mips();
+  j["simulated_mips_cpu"] = run.cpu_mips();
   j["check"] = run.output_equal ? Json(*run.output_equal ? "equal" : "differs") : Json(nullptr);
   if (run.spike) {
     j["spike"] = {{"exit_status", run.spike->exit_status},

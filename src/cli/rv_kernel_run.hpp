@@ -37,10 +37,13 @@ struct KernelRun {
   std::optional<bool> output_equal;              ///< with check: output == ref engine's
   std::optional<SpikeSide> spike;
   std::vector<std::string> problems;  ///< every failed check or run failure, one line each; empty when all is well
+  double cpu_seconds = 0;             ///< CPU time of this thread during Machine::run (wall time: result.seconds)
 
   bool ok() const { return problems.empty(); }
-  /// Simulated instructions per second of host time, in millions (whole run).
+  /// Simulated instructions per second of host wall time, in millions (whole run).
   double mips() const;
+  /// The same per second of CPU time (what the simulator achieves when the host is busy with other work).
+  double cpu_mips() const;
 };
 
 /// Runs `entry` with `input`; never throws for a failing kernel or check (see KernelRun::problems), only for an ELF

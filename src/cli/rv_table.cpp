@@ -92,6 +92,7 @@ SeedTable run_seed000(const Manifest& m, const RunOptions& options, bool cycle_m
   t.cycle_model_default = cycle_model_default;
   t.simt = simt;
   t.vs_spike = !options.spike.empty();
+  t.seed = seed;
   t.workloads = seed000_workloads(m);
   std::mt19937_64 rng(seed);
   const auto start = std::chrono::steady_clock::now();
@@ -188,6 +189,7 @@ Json seed000_json(const SeedTable& t) {
           {"cycle_model", model},
           {"cycle_model_default", t.cycle_model_default},
           {"spike", spike_note},
+          {"seed", t.seed},
           {"simt_config",
            {{"cores", t.simt.cores},
             {"warps", t.simt.warps},

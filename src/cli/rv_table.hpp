@@ -41,6 +41,7 @@ struct SeedTable {
   bool cycle_model_default = true;
   SimtConfig simt;
   bool vs_spike = false;
+  std::uint64_t seed = 0;               ///< of the random inputs (--seed reproduces them)
   std::vector<TableWorkload> workloads;
   std::vector<TableCell> cells;         ///< workload-major, then variant, then XLEN
   std::vector<std::string> problems;    ///< "kernel variant rvX workload: problem", one per failed check

@@ -73,12 +73,15 @@ void print_speedups(std::FILE* out, const SeedTable& t) {
                "Figures 2-4: speed-up in modelled cycles over software (software-naive for SHA, software-table for "
                "AES: the paper's \"Software\")\n");
   std::fprintf(out, "%-9s %-34s %-15s %7s %7s %7s\n", "", "Workload", "Configuration", "RV32", "RV64", "paper");
+  std::string last_figure;
   for (const TableWorkload& w : t.workloads) {
     bool first = true;
     for (const std::string& v : t.variants(w.id)) {
       if (v == w.baseline) continue;
       const auto paper = seed000::speedup(w.id, v);
-      std::fprintf(out, "%-9s %-34s %-15s %7s %7s %7s\n", first ? w.figure.c_str() : "", first ? w.label.c_str() : "",
+      const bool new_figure = first && w.figure != last_figure;
+      last_figure = w.figure;
+      std::fprintf(out, "%-9s %-34s %-15s %7s %7s %7s\n", new_figure ? w.figure.c_str() : "", first ? w.label.c_str() : "",
                    v.c_str(), ratio(t.cell(w.id, v, 32)).c_str(), ratio(t.cell(w.id, v, 64)).c_str(),
                    paper ? fixed(*paper, 2).c_str() : "-");
       first = false;
