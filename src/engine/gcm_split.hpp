@@ -29,8 +29,9 @@ inline constexpr std::size_t gcm_split_min_bytes(BlockCipher cipher) {
 inline constexpr std::size_t kGcmMinChunkBytes = 16 * 1024;
 
 /// Runs, split over up to `threads` host threads, every pending job of `jobs` of at least
-/// gcm_split_min_bytes(spec.cipher), when `engine` offers gcm_split_key for spec.cipher; sets those jobs' status.
-/// Other jobs are left pending.
+/// gcm_split_min_bytes(spec.cipher) that is also large within its batch (at least half of 1/threads of the batch's
+/// bytes, so that many similar jobs run one per thread instead), when `engine` offers gcm_split_key for spec.cipher;
+/// sets those jobs' status. Other jobs are left pending.
 void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                    std::size_t threads);
 

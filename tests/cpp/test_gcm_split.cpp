@@ -318,6 +318,15 @@ TEST_P(GcmSplit, DispatchSplitsOnlyLargeJobs) {
   EXPECT_EQ(int(jobs[1].status), int(JobStatus::ok)) << jobs[1].error;
   engine::run_split_gcm(*engine_, spec_, Direction::encrypt, std::span<CipherJob>(jobs).first(1), 1);
   EXPECT_EQ(int(jobs[0].status), int(JobStatus::pending)) << "one thread: nothing to split over";
+  // Many jobs of the threshold size: one job per thread pays better than splitting each.
+  std::vector<bytes> buffers(16, bytes(min));
+  std::vector<bytes> tags(16, bytes(16));
+  std::vector<CipherJob> many;
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    many.push_back(CipherJob{key, iv, buffers[i], buffers[i], {}, tags[i]});
+  engine::run_split_gcm(*engine_, spec_, Direction::encrypt, many, 2);
+  for (const CipherJob& job : many)
+    EXPECT_EQ(int(job.status), int(JobStatus::pending)) << "a job of a large batch was split";
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, GcmSplit, ::testing::ValuesIn(params()),
