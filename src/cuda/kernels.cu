@@ -87,7 +87,9 @@ void launch_one(const CipherArgs& a, std::uint64_t items, cudaStream_t s, int sm
     check(cudaFuncSetAttribute(cipher_kernel<I, Op>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                static_cast<int>(3 * kTableWords * sizeof(std::uint32_t))),
           "cudaFuncSetAttribute");
-    max_blocks = static_cast<std::uint64_t>(sm_count) * 2;  // tables load once per block: few long-lived blocks
+    // Tables load once per block: few long-lived blocks, as many as fit (registers cap 256-thread blocks at about
+    // four per SM; 96 KiB of decryption tables at two).
+    max_blocks = static_cast<std::uint64_t>(sm_count) * (uses_inverse(Op, a.decrypt) ? 2 : 4);
   }
   const std::uint64_t blocks = std::min<std::uint64_t>((items + kThreads - 1) / kThreads, std::max<std::uint64_t>(1, max_blocks));
   cipher_kernel<I, Op><<<static_cast<unsigned>(blocks), kThreads, smem, s>>>(a, items);
@@ -103,7 +105,9 @@ void launch_impl(CipherOp op, const CipherArgs& a, std::uint64_t items, cudaStre
     case CipherOp::cbc_gather: return launch_one<I, CipherOp::cbc_gather>(a, items, s, sm);
     case CipherOp::cbc_decrypt: return launch_one<I, CipherOp::cbc_decrypt>(a, items, s, sm);
     case CipherOp::cbc_encrypt: return launch_one<I, CipherOp::cbc_encrypt>(a, items, s, sm);
-    case CipherOp::xts: return launch_one<I, CipherOp::xts>(a, items, s, sm);
+    case CipherOp::xts:
+      if constexpr (I == CipherImpl::sm4) throw Error("XTS is defined for AES only");  // no SM4-XTS kernel is built
+      else return launch_one<I, CipherOp::xts>(a, items, s, sm);
     case CipherOp::gcm_setup: return launch_one<I, CipherOp::gcm_setup>(a, items, s, sm);
     case CipherOp::gcm_ctr: return launch_one<I, CipherOp::gcm_ctr>(a, items, s, sm);
     case CipherOp::ghash_segments: return launch_one<I, CipherOp::ghash_segments>(a, items, s, sm);

@@ -13,7 +13,7 @@
 //   xts                xts_units(len, xts_unit)       a run of blocks of one data unit, or its stealing pair
 //   gcm_setup          one per GCM parent             H, its powers H^(2^i), J0
 //   gcm_ctr            block_units(len, kLanes)       GCM's counter mode (32-bit increment) from J0 + 1 + offset
-//   ghash_segments     one per GHASH slot             Horner's rule over kGhashSegmentBlocks blocks
+//   ghash_segments     one per GHASH slot             Horner's rule over kGhashSegmentBlocks blocks (gf128_ctmul.hpp)
 //   ghash_combine      slots >> (level + 1)           left · H^(S·2^level) ^ right, one tree level
 //   ghash_collect      one per job                    the slice's GHASH into its parent's partial record
 //   gcm_finalize       one per GCM parent             combines the slices' partials, length block, tag / check
@@ -27,6 +27,7 @@
 #include "algo/hash_message.hpp"
 #include "algo/keccak.hpp"
 #include "cuda/cipher_impl.hpp"
+#include "cuda/gf128_ctmul.hpp"
 #include "cuda/layout.hpp"
 #include "cuda/work_units.hpp"
 #include "cuda/xts_math.hpp"
@@ -262,7 +263,7 @@ CA_HD void op_gcm_setup(const CipherArgs& a, const TtableView& t, std::uint64_t 
   std::uint8_t h[kBlock] = {};
   Impl<I>::encrypt(t, key_at<I>(a, parent.key), h, h, 1);
   s.hpow[0] = algo::gf128_load(h);
-  for (unsigned i = 1; i < kGcmPowers; ++i) s.hpow[i] = algo::gf128_mul(s.hpow[i - 1], s.hpow[i - 1]);
+  for (unsigned i = 1; i < kGcmPowers; ++i) s.hpow[i] = gf128_mul_ct(s.hpow[i - 1], s.hpow[i - 1]);
   if (parent.iv_len == 12) {  // J0 = IV || 0^31 || 1
     copy_bytes(s.j0, parent.iv, 12);
     s.j0[12] = s.j0[13] = s.j0[14] = 0, s.j0[15] = 1;
@@ -312,7 +313,7 @@ CA_HD void op_ghash_segments(const CipherArgs& a, std::uint64_t slot) {
     if (v < pad) continue;  // leading zero blocks: y stays 0
     const algo::Gf128 x = ghash_block(job, text, v - pad);
     y.hi ^= x.hi, y.lo ^= x.lo;
-    y = algo::gf128_mul(y, h);
+    y = gf128_mul_ct(y, h);
   }
   a.slots[slot] = y;
 }
@@ -323,7 +324,7 @@ CA_HD void op_ghash_combine(const CipherArgs& a, std::uint64_t pair) {
   const DevCipherJob& job = a.jobs[a.slot_job[k]];
   if (job.slots < width) return;  // this slice's tree is already complete (buddy alignment: no straddling otherwise)
   const algo::Gf128 f = a.parents[job.parent].state->hpow[kGhashSegmentLog2 + a.level];  // H^(S·2^level)
-  const algo::Gf128 l = algo::gf128_mul(a.slots[left], f), r = a.slots[left + width / 2];
+  const algo::Gf128 l = gf128_mul_ct(a.slots[left], f), r = a.slots[left + width / 2];
   a.slots[left] = algo::Gf128{l.hi ^ r.hi, l.lo ^ r.lo};
 }
 
@@ -335,7 +336,7 @@ CA_HD void op_ghash_collect(const CipherArgs& a, std::uint64_t j) {
 /// x · H^e for a public e, from H^(2^i).
 CA_HD algo::Gf128 mul_h_pow(algo::Gf128 x, std::uint64_t e, const algo::Gf128* hpow) {
   for (unsigned i = 0; i < kGcmPowers && (e >> i) != 0; ++i)
-    if ((e >> i) & 1u) x = algo::gf128_mul(x, hpow[i]);
+    if ((e >> i) & 1u) x = gf128_mul_ct(x, hpow[i]);
   return x;
 }
 

@@ -2,12 +2,14 @@
 // XTS elements (IEEE 1619: byte i bit j is the coefficient of x^(8i+j)) and GCM elements (SP 800-38D: byte i bit 7-j
 // is that coefficient) live in the same field, GF(2^128) mod x^128 + x^7 + x^2 + x + 1, so reversing the bits of
 // every byte maps one representation onto the other and algo::gf128_mul multiplies XTS tweaks too. α^e is the
-// product of the table entries α^(2^i) for the set bits of e (the table is public and built once on the host).
+// product of the table entries α^(2^i) for the set bits of e (the table is public and built once on the host),
+// multiplied with gf128_mul_ct.
 #pragma once
 #include <cstdint>
 
 #include "algo/ghash.hpp"
 #include "algo/hd.hpp"
+#include "cuda/gf128_ctmul.hpp"
 
 namespace cryptaccel::cuda {
 
@@ -40,7 +42,7 @@ CA_HD void xts_mul_alpha_pow(std::uint8_t t[16], std::uint64_t e, const algo::Gf
   if (e == 0) return;
   algo::Gf128 g = xts_to_gf(t);
   for (int i = 0; i < kXtsAlphaPowers && (e >> i) != 0; ++i)
-    if ((e >> i) & 1u) g = algo::gf128_mul(g, pow2[i]);
+    if ((e >> i) & 1u) g = gf128_mul_ct(g, pow2[i]);
   gf_to_xts(g, t);
 }
 

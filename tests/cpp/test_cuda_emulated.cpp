@@ -2,7 +2,7 @@
 // cipher mode, direction and AES implementation (bitsliced, ttable; SM4) against the ref engine on random batches,
 // with small chunk limits so that jobs are cut into slices and pipelined through several staging slots; failure
 // paths (GCM tags, PKCS#7 padding); device-resident jobs; batched hashes and Keccak-f[1600]; and the pieces the
-// kernels are built from (XTS α powers, the T-table cipher, work-unit lookup).
+// kernels are built from (XTS α powers, the T-table cipher, carry-less GHASH multiplication, work-unit lookup).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include "cryptaccel/modes.hpp"
 #include "cuda/aes_ttable.hpp"
 #include "cuda/emulated_device.hpp"
+#include "cuda/gf128_ctmul.hpp"
 #include "cuda/executor.hpp"
 #include "cuda/thread_ops.hpp"
 #include "cuda/xts_math.hpp"
@@ -500,6 +501,31 @@ TEST(CudaKernelParts, TtableAesMatchesBitsliced) {
       cuda::Impl<CipherImpl::aes_ttable>::decrypt(view, tk, a, back, 2);
       ASSERT_EQ(0, std::memcmp(back, in.data(), 32)) << key_len;
     }
+  }
+}
+
+TEST(CudaKernelParts, CarrylessMultipliesMatchTheBitSerialOnes) {
+  std::mt19937_64 rng(43);
+  for (int i = 0; i < 20000; ++i) {  // 32 x 32: against shift-and-XOR
+    const auto x = static_cast<std::uint32_t>(rng()), y = static_cast<std::uint32_t>(rng());
+    std::uint64_t want = 0;
+    for (int b = 0; b < 32; ++b)
+      if ((y >> b) & 1u) want ^= std::uint64_t{x} << b;
+    ASSERT_EQ(cuda::clmul32(x, y), want) << x << " " << y;
+  }
+  std::vector<algo::Gf128> special = {{0, 0}, {std::uint64_t{1} << 63, 0}, {0, 1}, {~0ull, ~0ull}, {1, 0},
+                                      {0, std::uint64_t{1} << 63}};
+  for (const auto& a : special)
+    for (const auto& b : special) {
+      const algo::Gf128 w = algo::gf128_mul(a, b), g = cuda::gf128_mul_ct(a, b);
+      ASSERT_EQ(w.hi, g.hi);
+      ASSERT_EQ(w.lo, g.lo);
+    }
+  for (int i = 0; i < 20000; ++i) {
+    const algo::Gf128 a{rng(), rng()}, b{rng(), rng()};
+    const algo::Gf128 w = algo::gf128_mul(a, b), g = cuda::gf128_mul_ct(a, b);
+    ASSERT_EQ(w.hi, g.hi) << i;
+    ASSERT_EQ(w.lo, g.lo) << i;
   }
 }
 
