@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
 mkdir -p "$out"
-build=build/gpu
+build=${GPU_BUILD:-build/gpu}  # GPU_BUILD: another build directory (for trying the script elsewhere)
 phase=${1:-all}
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
@@ -40,7 +40,9 @@ do_build() {
   log "build OK in $((SECONDS - start)) s"
 }
 
-gtest_summary() { grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$1" | tr '\n' ' '; }
+# "N passed, N failed, N skipped" from a GoogleTest log; failing test names follow in the log itself.
+gtest_summary() { grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$1" | sed -E 's/^\[ +([A-Z]+) +\] ([0-9]+) tests?.*/\2 \1/' | tr '\n' ' '; }
+first_failures() { grep -E '^\[  FAILED  \] [^0-9]' "$1" | sed -E 's/, where GetParam.*//; s/ \([0-9]+ ms\)$//' | sort -u | head -20 || true; }
 
 status=0
 if [ "$phase" = build ] || [ "$phase" = all ]; then do_build; fi
@@ -49,13 +51,13 @@ if [ "$phase" = build ] || [ "$phase" = all ]; then do_build; fi
 if [ "$phase" = cuda-tests ] || [ "$phase" = all ]; then
   CRYPTACCEL_REQUIRE_GPU=1 timeout 560 "$build/tests/cryptaccel_cuda_tests" >"$out/cuda_tests.log" 2>&1 || status=1
   log "cuda tests: $(gtest_summary "$out/cuda_tests.log")"
-  grep -E '^\[  FAILED  \]' "$out/cuda_tests.log" | head -20 || true
+  first_failures "$out/cuda_tests.log"
 fi
 if [ "$phase" = cpu-tests ] || [ "$phase" = all ]; then
   # With a GPU, `auto` and every test parametrised over available engines run on cuda and cuda-ttable as well.
   timeout 560 "$build/tests/cryptaccel_tests" --gtest_filter='-*Rv*:*RiscV*' >"$out/cpu_tests.log" 2>&1 || status=1
   log "cpu tests: $(gtest_summary "$out/cpu_tests.log")"
-  grep -E '^\[  FAILED  \]' "$out/cpu_tests.log" | head -20 || true
+  first_failures "$out/cpu_tests.log"
 fi
 if [ "$phase" = bench ] || [ "$phase" = all ]; then
   timeout 560 "$build/bench/gpu/cryptaccel_cuda_bench" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt" || status=1
