@@ -258,6 +258,25 @@ TEST(CudaEmulatedPipeline, OneSlotAndManySlotsAgree) {
   }
 }
 
+TEST(CudaEmulatedPipeline, NothingPendingTouchesNothing) {
+  const CipherSpec spec = CipherSpec::parse("aes-128-ctr");
+  std::mt19937_64 rng(14);
+  Batch b = make_batch(spec, Direction::encrypt, {10, 20}, rng);
+  for (CipherJob& job : b.jobs) job.status = JobStatus::invalid_argument, job.error = "set by the test";
+  cuda::EmulatedDevice dev;
+  cuda::ExecOptions o;
+  cuda::run_cipher_batch(dev, spec, Direction::encrypt, b.jobs, o);
+  cuda::run_cipher_batch(dev, spec, Direction::encrypt, std::span<CipherJob>(), o);
+  EXPECT_EQ(dev.live_allocations(), 0u);
+  EXPECT_EQ(dev.launches(cuda::CipherOp::ctr), 0u);
+  for (const CipherJob& job : b.jobs) EXPECT_EQ(job.error, "set by the test");
+  std::vector<HashJob> none;
+  cuda::run_hash_batch(dev, HashAlgorithm::sha256, none, o);
+  std::vector<KeccakState> no_states;
+  cuda::run_keccak_batch(dev, no_states, o);
+  EXPECT_EQ(dev.live_allocations(), 0u);
+}
+
 TEST(CudaEmulatedPipeline, LargeGcmJobTamperedAnywhereFailsAndReleasesNothing) {
   const CipherSpec spec = CipherSpec::parse("aes-256-gcm");
   std::mt19937_64 rng(12);
