@@ -199,18 +199,8 @@ class CipherWorkload final : public Workload {
         return {};
       }
       // As timed: all messages in one batch, and each alone (large ones then split over threads).
-      std::vector<bytes> together = encrypt_cases(spec_, cases, impl, threads);
-      if (corrupt) together.back().back() ^= 1;
-      for (std::size_t i = 0; i < cases.size(); ++i) {
-        const std::string how = "in a batch of " + std::to_string(cases.size());
-        if (auto why = compare(cases[i], together[i], how); !why.empty()) return why;
-      }
-      for (const Case& c : cases) {
-        const std::vector<Case> one{c};
-        if (auto why = compare(c, encrypt_cases(spec_, one, impl, threads).front(), "alone"); !why.empty()) {
-          return why;
-        }
-      }
+      const auto run = [&](const std::vector<Case>& some) { return encrypt_cases(spec_, some, impl, threads); };
+      return check_in_batch_and_alone(cases, corrupt, run, compare);
     } catch (const std::exception& e) {
       return e.what();
     }

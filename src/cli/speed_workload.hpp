@@ -82,4 +82,22 @@ std::vector<std::string> default_workload_names();
 std::vector<std::string> cipher_workload_names();
 std::unique_ptr<Workload> make_cipher_workload(std::string_view name);
 
+/// The check of an engine's output as it is timed: every case in one batch, then each case alone (a large one then
+/// splits over threads). `run(cases)` returns one output per case; `compare(case, got, how)` returns an empty string
+/// when `got` is right, else why not. `corrupt` flips the last bit of the batch output (the test hook of `speed`).
+/// Returns the first difference, or an empty string.
+template <class Case, class Run, class Compare>
+std::string check_in_batch_and_alone(const std::vector<Case>& cases, bool corrupt, Run run, Compare compare) {
+  auto together = run(cases);
+  if (corrupt) together.back().back() ^= 1;
+  const std::string how = "in a batch of " + std::to_string(cases.size());
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    if (std::string why = compare(cases[i], together[i], how); !why.empty()) return why;
+  for (const Case& c : cases) {
+    const std::vector<Case> one{c};
+    if (std::string why = compare(c, run(one).front(), "alone"); !why.empty()) return why;
+  }
+  return {};
+}
+
 }  // namespace cryptaccel::cli::speed
