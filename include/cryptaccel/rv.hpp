@@ -37,6 +37,14 @@ enum class InsnClass : std::uint8_t {
   crypto_sha,  ///< Zknh
   crypto_sm,   ///< Zksed/Zksh
   atomic,      ///< A: lr/sc and AMOs
+  vector_config,      ///< RVV vsetvli/vsetivli/vsetvl
+  vector_alu,         ///< RVV integer arithmetic, logic, shifts, compares, merges, moves, mask ops; Zvbb/Zvkb
+  vector_mem,         ///< RVV loads and stores (unit-stride, strided, whole-register, mask)
+  vector_permute,     ///< RVV slides, gathers, scalar moves (vmv.x.s, vmv.s.x)
+  vector_crypto_aes,  ///< Zvkned
+  vector_crypto_sha,  ///< Zvknha/Zvknhb
+  vector_crypto_sm,   ///< Zvksed/Zvksh
+  vector_clmul,       ///< Zvbc and Zvkg (carry-less multiplication, GHASH)
   count
 };
 inline constexpr std::size_t kClassCount = static_cast<std::size_t>(InsnClass::count);
@@ -112,10 +120,16 @@ struct RunResult {
 
 /// Machine parameters.
 struct MachineConfig {
-  /// Spike-style ISA string: rv32/rv64, single letters (i, m, a, f, d, c, g), then _-separated multi-letter
+  /// Spike-style ISA string: rv32/rv64, single letters (i, m, a, f, d, c, v, g), then _-separated multi-letter
   /// extensions (zba, zbb, zbc, zbs, zbkb, zbkc, zbkx, zkne, zknd, zknh, zksed, zksh, zkn, zks, zk, zicsr,
-  /// zifencei, zicntr, zihpm, ...). Zicsr and Zifencei are always on.
+  /// zifencei, zicntr, zihpm, zve32x, zve64x, zvl<N>b, zvkb, zvbb, zvbc, zvkg, zvkned, zvknha, zvknhb, zvksed,
+  /// zvksh, zvkn, zvknc, zvkng, zvks, zvksc, zvksg, zvkt, ...). Zicsr and Zifencei are always on.
   std::string isa = "rv64imc";
+  /// Vector register length in bits (a power of two, 128..4096) when the ISA has vectors (v, zve32x, zve64x).
+  /// A zvl<N>b in the ISA string raises it to at least N (as Spike takes VLEN from zvl<N>b).
+  unsigned vlen = 128;
+  /// Largest element width in bits (32 or 64); capped at 32 by zve32x without zve64x/v.
+  unsigned elen = 64;
   std::uint64_t ram_base = 0x80000000ull;
   std::uint64_t ram_size = 64ull << 20;
   /// Stop after this many retired instructions (0: no limit).
@@ -130,6 +144,8 @@ struct MachineConfig {
 struct IsaInfo {
   unsigned xlen = 64;
   std::uint64_t extensions = 0;  ///< bit mask, see extension_names()
+  unsigned min_vlen = 0;         ///< largest zvl<N>b named (v implies 128, zve64x 64, zve32x 32); 0 without vectors
+  unsigned max_elen = 0;         ///< 64 with v or zve64x, 32 with zve32x only, 0 without vectors
   bool has(std::string_view ext) const;
 };
 /// Parses an ISA string; throws std::invalid_argument naming the offending part.
@@ -174,6 +190,12 @@ class Machine {
   void set_pc(std::uint64_t pc);
   /// Address of an ELF symbol of the loaded program (0 if absent).
   std::uint64_t symbol(std::string_view name) const;
+  /// Vector register `i` (0..31) as VLEN/8 little-endian bytes (element 0 first); empty without vectors.
+  std::vector<std::uint8_t> vreg(unsigned i) const;
+  /// Sets vector register `i` from up to VLEN/8 bytes (the rest become 0).
+  void set_vreg(unsigned i, std::span<const std::uint8_t> bytes);
+  /// The machine's VLEN in bits (0 without vector extensions).
+  unsigned vlen() const;
   const IsaInfo& isa() const;
   const MachineConfig& config() const;
 

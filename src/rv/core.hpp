@@ -46,6 +46,8 @@ enum ExtBit : unsigned {
   ext_i, ext_m, ext_a, ext_f, ext_d, ext_c, ext_zicsr, ext_zifencei, ext_zicntr, ext_zihpm,
   ext_zba, ext_zbb, ext_zbc, ext_zbs, ext_zbkb, ext_zbkc, ext_zbkx,
   ext_zkne, ext_zknd, ext_zknh, ext_zksed, ext_zksh, ext_zkr, ext_zkt,
+  ext_v, ext_zve32x, ext_zve64x, ext_zvkb, ext_zvbb, ext_zvbc, ext_zvkg, ext_zvkned, ext_zvknha, ext_zvknhb,
+  ext_zvksed, ext_zvksh, ext_zvkt,
   ext_count
 };
 #define EXT(name) (std::uint64_t{1} << ::cryptaccel::rv::ext_##name)
@@ -186,6 +188,16 @@ class Core {
   /// A: the lr reservation (address; valid flag). Cleared by sc; a single hart has no other invalidation.
   std::uint64_t reservation = 0;
   bool reserved = false;
+
+  // --- vector state (RVV 1.0; exec_v_*.cpp, vector_timing.cpp) ----------------------------------------------
+  unsigned vlen = 0;   ///< bits; 0 without vector extensions
+  unsigned vlenb = 0;  ///< bytes
+  unsigned elen = 0;   ///< 32 or 64
+  /// 32 registers of vlenb bytes, v0 first, little-endian elements (the byte layout RVV defines).
+  std::vector<std::uint8_t> vregs;
+  std::uint64_t vtype = 0, vl = 0, vstart = 0, vxrm = 0, vxsat = 0;
+  std::uint8_t* vreg_ptr(unsigned i) { return vregs.data() + static_cast<std::size_t>(i) * vlenb; }
+  const std::uint8_t* vreg_ptr(unsigned i) const { return vregs.data() + static_cast<std::size_t>(i) * vlenb; }
 
   // --- measured region ---------------------------------------------------------------------------------------
   bool in_region = false;

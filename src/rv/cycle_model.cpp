@@ -13,7 +13,9 @@ namespace cryptaccel::rv {
 namespace {
 constexpr std::string_view kClassNames[kClassCount] = {
     "alu", "mul", "div", "load", "store", "branch", "jump", "csr", "system",
-    "bitmanip", "clmul", "crypto-aes", "crypto-sha", "crypto-sm", "atomic"};
+    "bitmanip", "clmul", "crypto-aes", "crypto-sha", "crypto-sm", "atomic",
+    "vector-config", "vector-alu", "vector-mem", "vector-permute", "vector-crypto-aes", "vector-crypto-sha",
+    "vector-crypto-sm", "vector-clmul"};
 }
 
 std::string_view class_name(InsnClass c) {
@@ -39,6 +41,12 @@ CycleModel CycleModel::defaults() {
   set(InsnClass::crypto_sha, 1);  // XORs of rotations: one ALU cycle
   set(InsnClass::crypto_sm, 2);   // SM4 S-box like AES's; sm3p0/p1 could be 1 but share the class
   set(InsnClass::atomic, 3);      // read-modify-write in the L1: load latency + one cycle
+  // Vector instructions: the scalar core's cost of issuing one to the vector unit. The vector unit's own
+  // occupancy and latency come from VectorTiming (src/rv/vector_timing.cpp, docs/isa-lab.md "Vector timing model").
+  for (InsnClass c : {InsnClass::vector_config, InsnClass::vector_alu, InsnClass::vector_mem, InsnClass::vector_permute,
+                      InsnClass::vector_crypto_aes, InsnClass::vector_crypto_sha, InsnClass::vector_crypto_sm,
+                      InsnClass::vector_clmul})
+    set(c, 1);
   m.taken_branch_penalty = 2;
   return m;
 }

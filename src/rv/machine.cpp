@@ -29,6 +29,16 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
   op_cycles[static_cast<std::size_t>(Op::illegal)] = 0;
   if (cfg.max_instructions) budget = cfg.max_instructions;
   pc = ram_base;
+  if (isa.extensions & EXT(zve32x)) {
+    vlen = std::max(cfg.vlen, isa.min_vlen);
+    if (vlen < 128 || vlen > 4096 || (vlen & (vlen - 1)) != 0)
+      throw std::invalid_argument("VLEN " + std::to_string(vlen) + " is not a power of two from 128 to 4096");
+    if (cfg.elen != 32 && cfg.elen != 64) throw std::invalid_argument("ELEN must be 32 or 64");
+    elen = std::min(cfg.elen, isa.max_elen);
+    vlenb = vlen / 8;
+    vregs.assign(32u * vlenb, 0);
+    vtype = std::uint64_t{1} << (isa.xlen - 1);  // vill until the first vsetvl*, as on Spike
+  }
 }
 
 std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const std::string& what, unsigned cause,
@@ -261,6 +271,19 @@ std::uint64_t Machine::symbol(std::string_view name) const {
     if (n == name) return v;
   return 0;
 }
+std::vector<std::uint8_t> Machine::vreg(unsigned i) const {
+  const Core& c = *core_;
+  if (i >= 32 || c.vlenb == 0) return {};
+  return std::vector<std::uint8_t>(c.vreg_ptr(i), c.vreg_ptr(i) + c.vlenb);
+}
+void Machine::set_vreg(unsigned i, std::span<const std::uint8_t> bytes) {
+  Core& c = *core_;
+  if (i >= 32 || c.vlenb == 0) return;
+  std::uint8_t* p = c.vreg_ptr(i);
+  std::fill_n(p, c.vlenb, std::uint8_t{0});
+  std::copy_n(bytes.begin(), std::min<std::size_t>(bytes.size(), c.vlenb), p);
+}
+unsigned Machine::vlen() const { return core_->vlen; }
 const IsaInfo& Machine::isa() const { return core_->isa; }
 const MachineConfig& Machine::config() const { return core_->cfg; }
 
