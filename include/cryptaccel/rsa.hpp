@@ -28,8 +28,21 @@ class InvalidCiphertext : public Error {
 
 namespace rsa {
 
-/// Modulus sizes the arithmetic is instantiated for (bits); a key of any other size is refused with InvalidArgument.
+/// Modulus sizes the arithmetic is instantiated for (bits). A key of any size from 1024 to 8192 bits runs at the
+/// smallest of these that holds it; a smaller or larger key is refused with InvalidArgument.
 inline constexpr std::size_t kSupportedBits[] = {1024, 2048, 3072, 4096, 8192};
+
+/// SHA-1, for RSA only: OAEP (RFC 8017 and OpenSSL allow it) and PKCS#1 v1.5 / PSS with legacy keys. HashAlgorithm
+/// (the project's hash family) has no SHA-1, so RSA accepts this value wherever it takes a HashAlgorithm and computes
+/// SHA-1 with OpenSSL; every other digest is cryptaccel's own (SHA-2, and SHA-3 where a standard defines it for RSA).
+inline constexpr HashAlgorithm kSha1 = static_cast<HashAlgorithm>(0x5a1);
+
+/// Parses a digest name for RSA: "sha1"/"SHA-1" (kSha1) or any name parse_hash() knows. Throws InvalidArgument.
+HashAlgorithm parse_digest(std::string_view name);
+/// Digest size in bytes (kSha1 included); throws InvalidArgument for a digest RSA does not use (SHAKE, SM3).
+std::size_t digest_size(HashAlgorithm algorithm);
+/// Digest name as openssl spells it ("sha1", "sha256", "sha512-224", "sha3-256").
+std::string digest_name(HashAlgorithm algorithm);
 
 /// An RSA public key (n, e). Cheap to copy (shared, immutable).
 class PublicKey {
