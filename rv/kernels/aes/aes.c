@@ -10,7 +10,11 @@
 #include "../platform/region.h"
 #include "aes_common.h"
 
-#if defined(VARIANT_SOFTWARE_NAIVE)
+#if defined(VARIANT_REFERENCE)
+#include "aes_ref.h"
+#elif defined(VARIANT_ZVK)
+#include "aes_zvk.h"
+#elif defined(VARIANT_SOFTWARE_NAIVE)
 #include "aes_naive.h"
 #elif defined(VARIANT_SOFTWARE_TABLE) || defined(VARIANT_HYBRID)
 #include "aes_table.h"
@@ -39,6 +43,10 @@ static inline void copy_block(uint8_t* dst, const uint8_t* src) {
   for (unsigned i = 0; i < WORDS; ++i) ((ca_uxa*)dst)[i] = ((const ca_uxa*)src)[i];
 }
 
+#if defined(AES_HAVE_ECB_MANY) /* the variant processes many blocks per instruction (zvk) */
+static void ecb_encrypt(uint8_t* data, uint32_t n) { aes_ecb_encrypt_many(schedule, data, n); }
+static void ecb_decrypt(uint8_t* data, uint32_t n) { aes_ecb_decrypt_many(schedule, data, n); }
+#else
 static void ecb_encrypt(uint8_t* data, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) aes_encrypt_block(schedule, data + 16 * i, data + 16 * i);
 }
@@ -46,6 +54,7 @@ static void ecb_encrypt(uint8_t* data, uint32_t n) {
 static void ecb_decrypt(uint8_t* data, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) aes_decrypt_block(schedule, data + 16 * i, data + 16 * i);
 }
+#endif
 
 static void cbc_encrypt(uint8_t* data, uint32_t n, const uint8_t* iv) {
   const uint8_t* prev = iv;

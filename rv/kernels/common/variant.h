@@ -1,17 +1,22 @@
 /* Build-time variant selection shared by every kernel (one of -DVARIANT_SOFTWARE_NAIVE, -DVARIANT_SOFTWARE_TABLE,
- * -DVARIANT_HYBRID, -DVARIANT_NATIVE), and the bit operations whose implementation is what the variants differ in:
+ * -DVARIANT_HYBRID, -DVARIANT_NATIVE, -DVARIANT_REFERENCE, -DVARIANT_ZVK), and the bit operations whose
+ * implementation is what the variants differ in:
  *   software-*  rotates and byte swaps from shifts and ORs; compiled for rv32imc/rv64imc, so the compiler cannot
  *               substitute rotate or crypto instructions either.
  *   hybrid      built for Zbkb: rotates (ror/rori/roriw) and byte swaps (rev8); no Zkn instructions.
- *   native      hybrid plus the Zkne/Zknd/Zknh instructions (Zkn includes Zbkb, so a native core has the rotates). */
+ *   native      hybrid plus the Zkne/Zknd/Zknh instructions (Zkn includes Zbkb, so a native core has the rotates).
+ *   reference   portable constant-time C for rv32imc/rv64imc (seed 001's role of OpenSSL's C code): no table indexed
+ *               by secret data, no secret-dependent branch; rotates from shifts as in software-*.
+ *   zvk         RVV 1.0 + the vector crypto extensions (Zvkned, Zvknhb, Zvkg, Zvksed, Zvksh, Zvkb) through the
+ *               <riscv_vector.h> intrinsics, RV64 (rv64gcv); scalar code as in software-* (no Zbb/Zbkb). */
 #ifndef CA_RV_VARIANT_H
 #define CA_RV_VARIANT_H
 
 #include <stdint.h>
 
 #if (defined(VARIANT_SOFTWARE_NAIVE) + defined(VARIANT_SOFTWARE_TABLE) + defined(VARIANT_HYBRID) + \
-     defined(VARIANT_NATIVE)) != 1
-#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE"
+     defined(VARIANT_NATIVE) + defined(VARIANT_REFERENCE) + defined(VARIANT_ZVK)) != 1
+#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE, VARIANT_REFERENCE, VARIANT_ZVK"
 #endif
 
 #if defined(VARIANT_HYBRID) || defined(VARIANT_NATIVE)
@@ -30,6 +35,16 @@
 
 #if defined(VARIANT_NATIVE)
 #include <riscv_crypto.h>
+#endif
+
+#if defined(VARIANT_ZVK)
+#if !defined(__riscv_vector) || !defined(__riscv_zvkned) || !defined(__riscv_zvknhb) || !defined(__riscv_zvkg) || \
+    !defined(__riscv_zvksed) || !defined(__riscv_zvksh) || !defined(__riscv_zvkb)
+#error "zvk kernels need V, Zvkned, Zvknhb, Zvkg, Zvksed, Zvksh and Zvkb in -march"
+#endif
+#include <riscv_vector.h>
+#elif defined(__riscv_vector)
+#error "only the zvk kernels are built with V"
 #endif
 
 /* Word access to buffers the kernels align themselves (may_alias: the same bytes are also read as uint8_t). */

@@ -16,6 +16,10 @@ _start:
   .option pop
   la t0, ca_trap_entry
   csrw mtvec, t0
+#ifdef __riscv_vector
+  li t0, 0x200          /* mstatus.VS = Initial: vector instructions trap while VS is Off (Spike's reset value) */
+  csrs mstatus, t0
+#endif
   la t0, __bss_start
   la t1, __bss_end
 1:

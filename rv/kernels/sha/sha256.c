@@ -3,7 +3,9 @@
  *   software-naive  a plain reading of FIPS 180-4: 64-word schedule array, Σ/σ from shift-and-OR rotations,
  *                   big-endian loads byte by byte (seed 000's "Software")
  *   hybrid          the same with ror/rori for the rotations and rev8 for the loads (seed 000's "Hybrid")
- *   native          Σ0, Σ1, σ0, σ1 as sha256sum0/sum1/sig0/sig1 (Zknh) (seed 000's "Native") */
+ *   native          Σ0, Σ1, σ0, σ1 as sha256sum0/sum1/sig0/sig1 (Zknh) (seed 000's "Native")
+ *   reference       the software-naive code (portable C; SHA-256 has no secret-dependent branch or index)
+ *   zvk             Zvknha/Zvknhb vector rounds over all blocks (sha256_zvk.h) */
 #include "../common/variant.h"
 #include "../platform/io.h"
 #include "../platform/region.h"
@@ -41,6 +43,7 @@ static const uint32_t K256[64] = {
 #define CH(x, y, z) (((x) & (y)) ^ (~(x) & (z)))
 #define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
 
+#if !defined(VARIANT_ZVK) /* the scalar compression function */
 /** Big-endian word from 4-byte-aligned bytes. */
 static inline uint32_t load_be32(const uint8_t* p) {
 #if CA_HAVE_BITMANIP
@@ -76,13 +79,22 @@ static void sha256_compress(uint32_t h[8], const uint8_t* block) {
   h[6] += g;
   h[7] += hh;
 }
+#endif
+
+#if defined(VARIANT_ZVK)
+#include "sha256_zvk.h"
+#define SHA256_BLOCKS(h, p, n) sha256_blocks((h), (p), (n))
+#else
+#define SHA256_BLOCKS(h, p, n) \
+  for (uint32_t i = 0; i < (n); ++i) sha256_compress((h), (p) + 64 * i)
+#endif
 
 static void sha256(const uint8_t* msg, uint32_t len, uint32_t h[8]) {
   static const uint32_t iv[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
                                  0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
   for (unsigned i = 0; i < 8; ++i) h[i] = iv[i];
   uint32_t full = len / 64;
-  for (uint32_t i = 0; i < full; ++i) sha256_compress(h, msg + 64 * i);
+  SHA256_BLOCKS(h, msg, full);
   /* Padding: 0x80, zeros, the bit length as a 64-bit big-endian number; one or two final blocks. */
   uint8_t tail[128] __attribute__((aligned(8)));
   uint32_t rest = len % 64, blocks = rest < 56 ? 1 : 2;
@@ -91,7 +103,7 @@ static void sha256(const uint8_t* msg, uint32_t len, uint32_t h[8]) {
   for (uint32_t i = rest + 1; i < 64 * blocks - 8; ++i) tail[i] = 0;
   uint64_t bits = (uint64_t)len * 8;
   for (unsigned i = 0; i < 8; ++i) tail[64 * blocks - 1 - i] = (uint8_t)(bits >> (8 * i));
-  for (uint32_t i = 0; i < blocks; ++i) sha256_compress(h, tail + 64 * i);
+  SHA256_BLOCKS(h, tail, blocks);
 }
 
 int main(void) {

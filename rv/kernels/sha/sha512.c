@@ -4,7 +4,9 @@
  *                   big-endian loads byte by byte
  *   hybrid          ror/rori (RV64 only: RV32 has no 64-bit rotate, so its rotations stay shifts) and rev8 loads
  *   native          RV64: sha512sum0/sum1/sig0/sig1; RV32: each 64-bit Σ/σ as two instructions on the (hi, lo)
- *                   register pair, sha512sum0r/sum1r for Σ and sha512sig0l/sig0h/sig1l/sig1h for σ (Zknh) */
+ *                   register pair, sha512sum0r/sum1r for Σ and sha512sig0l/sig0h/sig1l/sig1h for σ (Zknh)
+ *   reference       the software-naive code (portable C; SHA-512 has no secret-dependent branch or index)
+ *   zvk             Zvknhb vector rounds over all blocks (sha512_zvk.h) */
 #include "../common/variant.h"
 #include "../platform/io.h"
 #include "../platform/region.h"
@@ -67,6 +69,7 @@ static const uint64_t K512[80] = {
 #define CH(x, y, z) (((x) & (y)) ^ (~(x) & (z)))
 #define MAJ(x, y, z) (((x) & (y)) ^ ((x) & (z)) ^ ((y) & (z)))
 
+#if !defined(VARIANT_ZVK) /* the scalar compression function */
 /** Big-endian 64-bit word from 8-byte-aligned bytes. */
 static inline uint64_t load_be64(const uint8_t* p) {
 #if CA_HAVE_BITMANIP
@@ -103,6 +106,15 @@ static void sha512_compress(uint64_t h[8], const uint8_t* block) {
   h[6] += g;
   h[7] += hh;
 }
+#endif
+
+#if defined(VARIANT_ZVK)
+#include "sha512_zvk.h"
+#define SHA512_BLOCKS(h, p, n) sha512_blocks((h), (p), (n))
+#else
+#define SHA512_BLOCKS(h, p, n) \
+  for (uint32_t i = 0; i < (n); ++i) sha512_compress((h), (p) + 128 * i)
+#endif
 
 static void sha512(const uint8_t* msg, uint32_t len, uint64_t h[8]) {
   static const uint64_t iv[8] = {0x6a09e667f3bcc908ull, 0xbb67ae8584caa73bull, 0x3c6ef372fe94f82bull,
@@ -110,7 +122,7 @@ static void sha512(const uint8_t* msg, uint32_t len, uint64_t h[8]) {
                                  0x1f83d9abfb41bd6bull, 0x5be0cd19137e2179ull};
   for (unsigned i = 0; i < 8; ++i) h[i] = iv[i];
   uint32_t full = len / 128;
-  for (uint32_t i = 0; i < full; ++i) sha512_compress(h, msg + 128 * i);
+  SHA512_BLOCKS(h, msg, full);
   /* Padding: 0x80, zeros, the bit length as a 128-bit big-endian number; one or two final blocks. */
   uint8_t tail[256] __attribute__((aligned(8)));
   uint32_t rest = len % 128, blocks = rest < 112 ? 1 : 2;
@@ -119,7 +131,7 @@ static void sha512(const uint8_t* msg, uint32_t len, uint64_t h[8]) {
   for (uint32_t i = rest + 1; i < 128 * blocks - 8; ++i) tail[i] = 0;
   uint64_t bits = (uint64_t)len * 8;
   for (unsigned i = 0; i < 8; ++i) tail[128 * blocks - 1 - i] = (uint8_t)(bits >> (8 * i));
-  for (uint32_t i = 0; i < blocks; ++i) sha512_compress(h, tail + 128 * i);
+  SHA512_BLOCKS(h, tail, blocks);
 }
 
 int main(void) {

@@ -1,0 +1,70 @@
+/* zvk SHA-256 (Zvknha/Zvknhb + Zvkb), n 64-byte blocks per call. The state lives in two element groups in the
+ * order the instructions want it: {a,b,e,f} and {c,d,g,h} (a in the highest element), gathered from and scattered
+ * back to h[8] with vluxei32/vsuxei32. Four rounds take vadd (W + K) + vsha2cl + vsha2ch; the next four schedule
+ * words take vmerge + vsha2ms. The 64 round constants stay in 16 registers for the whole call; message words are
+ * loaded with vle32 and byte-swapped with vrev8. */
+#ifndef CA_RV_SHA256_ZVK_H
+#define CA_RV_SHA256_ZVK_H
+
+#include "../common/zvk_insn.h"
+
+typedef uint32_t __attribute__((may_alias)) zvk_u32;
+
+/* Byte offsets of f, e, b, a (element 0..3 of {a,b,e,f}) and of h, g, d, c from h[2]. */
+static const uint32_t sha256_state_index[4] = {20, 16, 4, 0};
+
+#define SHA256_4ROUNDS(k, w0)                       \
+  do {                                              \
+    vuint32m1_t t_ = __riscv_vadd_vv_u32m1(k, w0, 4); \
+    s1 = zvk_vsha2cl_u32m1(s1, s0, t_);             \
+    s0 = __riscv_vsha2ch_vv_u32m1(s0, s1, t_, 4);   \
+  } while (0)
+/* w0 <- the next four schedule words from w0..w3 = W[t..t+15] (vs2 = {W[t+11], W[t+10], W[t+9], W[t+4]}). */
+#define SHA256_SCHEDULE(w0, w1, w2, w3) \
+  w0 = __riscv_vsha2ms_vv_u32m1(w0, __riscv_vmerge_vvm_u32m1(w2, w1, first, 4), w3, 4)
+
+static void sha256_blocks(uint32_t h[8], const uint8_t* p, uint32_t n) {
+  if (n == 0) return;
+  const zvk_u32* kp = (const zvk_u32*)K256;
+  vuint32m1_t k0 = __riscv_vle32_v_u32m1(kp, 4), k1 = __riscv_vle32_v_u32m1(kp + 4, 4);
+  vuint32m1_t k2 = __riscv_vle32_v_u32m1(kp + 8, 4), k3 = __riscv_vle32_v_u32m1(kp + 12, 4);
+  vuint32m1_t k4 = __riscv_vle32_v_u32m1(kp + 16, 4), k5 = __riscv_vle32_v_u32m1(kp + 20, 4);
+  vuint32m1_t k6 = __riscv_vle32_v_u32m1(kp + 24, 4), k7 = __riscv_vle32_v_u32m1(kp + 28, 4);
+  vuint32m1_t k8 = __riscv_vle32_v_u32m1(kp + 32, 4), k9 = __riscv_vle32_v_u32m1(kp + 36, 4);
+  vuint32m1_t k10 = __riscv_vle32_v_u32m1(kp + 40, 4), k11 = __riscv_vle32_v_u32m1(kp + 44, 4);
+  vuint32m1_t k12 = __riscv_vle32_v_u32m1(kp + 48, 4), k13 = __riscv_vle32_v_u32m1(kp + 52, 4);
+  vuint32m1_t k14 = __riscv_vle32_v_u32m1(kp + 56, 4), k15 = __riscv_vle32_v_u32m1(kp + 60, 4);
+  vuint32m1_t idx = __riscv_vle32_v_u32m1(sha256_state_index, 4);
+  vbool32_t first = __riscv_vmseq_vx_u32m1_b32(__riscv_vid_v_u32m1(4), 0, 4);
+  vuint32m1_t s0 = __riscv_vluxei32_v_u32m1((const zvk_u32*)h, idx, 4);
+  vuint32m1_t s1 = __riscv_vluxei32_v_u32m1((const zvk_u32*)h + 2, idx, 4);
+  for (; n > 0; --n, p += 64) {
+    const vuint32m1_t p0 = s0, p1 = s1;
+    vuint32m1_t w0 = __riscv_vrev8_v_u32m1(__riscv_vle32_v_u32m1((const zvk_u32*)p, 4), 4);
+    vuint32m1_t w1 = __riscv_vrev8_v_u32m1(__riscv_vle32_v_u32m1((const zvk_u32*)p + 4, 4), 4);
+    vuint32m1_t w2 = __riscv_vrev8_v_u32m1(__riscv_vle32_v_u32m1((const zvk_u32*)p + 8, 4), 4);
+    vuint32m1_t w3 = __riscv_vrev8_v_u32m1(__riscv_vle32_v_u32m1((const zvk_u32*)p + 12, 4), 4);
+    SHA256_4ROUNDS(k0, w0); SHA256_SCHEDULE(w0, w1, w2, w3);
+    SHA256_4ROUNDS(k1, w1); SHA256_SCHEDULE(w1, w2, w3, w0);
+    SHA256_4ROUNDS(k2, w2); SHA256_SCHEDULE(w2, w3, w0, w1);
+    SHA256_4ROUNDS(k3, w3); SHA256_SCHEDULE(w3, w0, w1, w2);
+    SHA256_4ROUNDS(k4, w0); SHA256_SCHEDULE(w0, w1, w2, w3);
+    SHA256_4ROUNDS(k5, w1); SHA256_SCHEDULE(w1, w2, w3, w0);
+    SHA256_4ROUNDS(k6, w2); SHA256_SCHEDULE(w2, w3, w0, w1);
+    SHA256_4ROUNDS(k7, w3); SHA256_SCHEDULE(w3, w0, w1, w2);
+    SHA256_4ROUNDS(k8, w0); SHA256_SCHEDULE(w0, w1, w2, w3);
+    SHA256_4ROUNDS(k9, w1); SHA256_SCHEDULE(w1, w2, w3, w0);
+    SHA256_4ROUNDS(k10, w2); SHA256_SCHEDULE(w2, w3, w0, w1);
+    SHA256_4ROUNDS(k11, w3); SHA256_SCHEDULE(w3, w0, w1, w2);
+    SHA256_4ROUNDS(k12, w0);
+    SHA256_4ROUNDS(k13, w1);
+    SHA256_4ROUNDS(k14, w2);
+    SHA256_4ROUNDS(k15, w3);
+    s0 = __riscv_vadd_vv_u32m1(s0, p0, 4);
+    s1 = __riscv_vadd_vv_u32m1(s1, p1, 4);
+  }
+  __riscv_vsuxei32_v_u32m1((zvk_u32*)h, idx, s0, 4);
+  __riscv_vsuxei32_v_u32m1((zvk_u32*)h + 2, idx, s1, 4);
+}
+
+#endif

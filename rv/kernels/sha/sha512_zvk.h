@@ -1,0 +1,57 @@
+/* zvk SHA-512 (Zvknhb + Zvkb), n 128-byte blocks per call: as sha256_zvk.h with SEW 64 (element groups of
+ * 4 x e64 = 256 bits: LMUL 2, so that VLEN 128 works too). 80 rounds = 20 groups of vadd + vsha2cl + vsha2ch, 16 of them
+ * followed by vmerge + vsha2ms; the round constants (20 groups: too many to keep in registers beside the state and
+ * schedule) are loaded per group with vle64. */
+#ifndef CA_RV_SHA512_ZVK_H
+#define CA_RV_SHA512_ZVK_H
+
+#include "../common/zvk_insn.h"
+
+typedef uint64_t __attribute__((may_alias)) zvk_u64;
+
+/* Byte offsets of f, e, b, a (element 0..3 of {a,b,e,f}) and of h, g, d, c from h[2]. */
+static const uint64_t sha512_state_index[4] = {40, 32, 8, 0};
+
+#define SHA512_4ROUNDS(g, w0)                                                             \
+  do {                                                                                    \
+    vuint64m2_t t_ = __riscv_vadd_vv_u64m2(__riscv_vle64_v_u64m2(kp + 4 * (g), 4), w0, 4); \
+    s1 = zvk_vsha2cl_u64m2(s1, s0, t_);                                                   \
+    s0 = __riscv_vsha2ch_vv_u64m2(s0, s1, t_, 4);                                         \
+  } while (0)
+#define SHA512_SCHEDULE(w0, w1, w2, w3) \
+  w0 = __riscv_vsha2ms_vv_u64m2(w0, __riscv_vmerge_vvm_u64m2(w2, w1, first, 4), w3, 4)
+#define SHA512_16ROUNDS(g)                                       \
+  SHA512_4ROUNDS(g, w0); SHA512_SCHEDULE(w0, w1, w2, w3);        \
+  SHA512_4ROUNDS(g + 1, w1); SHA512_SCHEDULE(w1, w2, w3, w0);    \
+  SHA512_4ROUNDS(g + 2, w2); SHA512_SCHEDULE(w2, w3, w0, w1);    \
+  SHA512_4ROUNDS(g + 3, w3); SHA512_SCHEDULE(w3, w0, w1, w2)
+
+static void sha512_blocks(uint64_t h[8], const uint8_t* p, uint32_t n) {
+  if (n == 0) return;
+  const zvk_u64* kp = (const zvk_u64*)K512;
+  vuint64m2_t idx = __riscv_vle64_v_u64m2(sha512_state_index, 4);
+  vbool32_t first = __riscv_vmseq_vx_u64m2_b32(__riscv_vid_v_u64m2(4), 0, 4);
+  vuint64m2_t s0 = __riscv_vluxei64_v_u64m2((const zvk_u64*)h, idx, 4);
+  vuint64m2_t s1 = __riscv_vluxei64_v_u64m2((const zvk_u64*)h + 2, idx, 4);
+  for (; n > 0; --n, p += 128) {
+    const vuint64m2_t p0 = s0, p1 = s1;
+    vuint64m2_t w0 = __riscv_vrev8_v_u64m2(__riscv_vle64_v_u64m2((const zvk_u64*)p, 4), 4);
+    vuint64m2_t w1 = __riscv_vrev8_v_u64m2(__riscv_vle64_v_u64m2((const zvk_u64*)p + 4, 4), 4);
+    vuint64m2_t w2 = __riscv_vrev8_v_u64m2(__riscv_vle64_v_u64m2((const zvk_u64*)p + 8, 4), 4);
+    vuint64m2_t w3 = __riscv_vrev8_v_u64m2(__riscv_vle64_v_u64m2((const zvk_u64*)p + 12, 4), 4);
+    SHA512_16ROUNDS(0);
+    SHA512_16ROUNDS(4);
+    SHA512_16ROUNDS(8);
+    SHA512_16ROUNDS(12);
+    SHA512_4ROUNDS(16, w0);
+    SHA512_4ROUNDS(17, w1);
+    SHA512_4ROUNDS(18, w2);
+    SHA512_4ROUNDS(19, w3);
+    s0 = __riscv_vadd_vv_u64m2(s0, p0, 4);
+    s1 = __riscv_vadd_vv_u64m2(s1, p1, 4);
+  }
+  __riscv_vsuxei64_v_u64m2((zvk_u64*)h, idx, s0, 4);
+  __riscv_vsuxei64_v_u64m2((zvk_u64*)h + 2, idx, s1, 4);
+}
+
+#endif
