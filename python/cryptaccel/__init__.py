@@ -37,8 +37,9 @@ from __future__ import annotations
 import operator
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument
+from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument, InvalidCiphertext
 from . import _cryptaccel as _ext
+from . import rsa  # cryptaccel.rsa: RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
 from ._hash import (
     Hash,
     HashXOF,
@@ -99,7 +100,9 @@ __all__ = [
     "InvalidArgument",
     "AuthenticationFailed",
     "BadDecrypt",
+    "InvalidCiphertext",
     "EngineUnavailable",
+    "rsa",
     "__version__",
 ]
 

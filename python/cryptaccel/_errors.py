@@ -4,7 +4,14 @@ The C++ library throws ``cryptaccel::Error`` and its subclasses (include/cryptac
 translates each into the Python class of the same name defined here. Messages are the library's one-line messages.
 """
 
-__all__ = ["Error", "InvalidArgument", "AuthenticationFailed", "BadDecrypt", "EngineUnavailable"]
+__all__ = [
+    "Error",
+    "InvalidArgument",
+    "AuthenticationFailed",
+    "BadDecrypt",
+    "InvalidCiphertext",
+    "EngineUnavailable",
+]
 
 
 class Error(Exception):
@@ -30,6 +37,16 @@ class AuthenticationFailed(Error):
 
 class BadDecrypt(Error):
     """Decryption produced malformed PKCS#7 padding, or the ciphertext length is impossible for the mode."""
+
+    __module__ = "cryptaccel"
+
+
+class InvalidCiphertext(Error, ValueError):
+    """RSA decryption failed: bad PKCS#1 v1.5 or OAEP padding, or a ciphertext of the wrong length or out of range.
+
+    One message for every cause (it never says where the padding broke). Also a :class:`ValueError`, as the
+    ``cryptography`` package raises for a failed RSA decryption.
+    """
 
     __module__ = "cryptaccel"
 

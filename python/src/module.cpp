@@ -22,6 +22,7 @@
 
 #include "byte_arg.hpp"
 #include "cryptaccel/cryptaccel.hpp"
+#include "cryptaccel/rsa.hpp"
 #include "gil.hpp"
 #include "hash_bindings.hpp"
 
@@ -42,6 +43,7 @@ struct ExceptionTypes {
   PyObject* invalid_argument = nullptr;
   PyObject* authentication_failed = nullptr;
   PyObject* bad_decrypt = nullptr;
+  PyObject* invalid_ciphertext = nullptr;
   PyObject* engine_unavailable = nullptr;
 };
 ExceptionTypes g_exc;
@@ -61,6 +63,8 @@ void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
     PyErr_SetString(g_exc.authentication_failed, e.what());
   } catch (const ca::BadDecrypt& e) {
     PyErr_SetString(g_exc.bad_decrypt, e.what());
+  } catch (const ca::InvalidCiphertext& e) {
+    PyErr_SetString(g_exc.invalid_ciphertext, e.what());
   } catch (const ca::EngineUnavailable& e) {
     PyErr_SetString(g_exc.engine_unavailable, e.what());
   } catch (const ca::Error& e) {
@@ -259,6 +263,7 @@ NB_MODULE(_cryptaccel, m) {
   g_exc.invalid_argument = load_exception_type(errors, "InvalidArgument");
   g_exc.authentication_failed = load_exception_type(errors, "AuthenticationFailed");
   g_exc.bad_decrypt = load_exception_type(errors, "BadDecrypt");
+  g_exc.invalid_ciphertext = load_exception_type(errors, "InvalidCiphertext");
   g_exc.engine_unavailable = load_exception_type(errors, "EngineUnavailable");
   nb::register_exception_translator(translate_cryptaccel_errors);
 

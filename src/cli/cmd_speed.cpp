@@ -219,13 +219,24 @@ bool run_impl(const speed::Workload& workload, const std::string& impl, const sp
   std::vector<speed::RowResult> impl_rows;
   std::vector<std::size_t> batches{0};  // 0: one message per call
   if (s.batch != 0) batches.push_back(s.batch);
+  // Operation workloads (RSA): one row per operation, with one cell of the workload's own message size.
+  std::vector<std::string> operations = workload.operations();
+  const bool per_operation = !operations.empty();
+  if (!per_operation) operations.emplace_back();
   for (const std::size_t batch : batches) {
-    speed::RowResult row;
-    row.algo = workload.name();
-    row.impl = row.impl_used = impl;
-    row.batch = batch;
-    for (const std::size_t n : s.sizes) row.cells.push_back({n, std::nullopt, {}});
-    impl_rows.push_back(std::move(row));
+    for (const std::string& operation : operations) {
+      speed::RowResult row;
+      row.algo = workload.name();
+      row.impl = row.impl_used = impl;
+      row.batch = batch;
+      row.operation = operation;
+      if (per_operation) {
+        row.cells.push_back({workload.operation_bytes(), std::nullopt, {}});
+      } else {
+        for (const std::size_t n : s.sizes) row.cells.push_back({n, std::nullopt, {}});
+      }
+      impl_rows.push_back(std::move(row));
+    }
   }
   const auto finish = [&](const std::string& error) {
     if (!error.empty()) {
@@ -256,10 +267,10 @@ bool run_impl(const speed::Workload& workload, const std::string& impl, const sp
           continue;
         }
         const std::unique_ptr<speed::Cell> prepared =
-            workload.prepare(impl, {cell.bytes, row.messages(), s.threads}, rng);
+            workload.prepare(impl, {cell.bytes, row.messages(), s.threads, row.operation}, rng);
         if (progress) {
-          std::fprintf(stderr, "Doing %s on %zu-byte messages for %gs: ", speed::row_label(row).c_str(), cell.bytes,
-                       s.seconds);
+          std::fprintf(stderr, "Doing %s%s%s on %zu-byte messages for %gs: ", speed::row_label(row).c_str(),
+                       row.operation.empty() ? "" : " ", row.operation.c_str(), cell.bytes, s.seconds);
           std::fflush(stderr);
           line_open = true;
         }

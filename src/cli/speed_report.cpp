@@ -28,7 +28,9 @@ std::string row_label_impl(const RowResult& row) {
 const RowResult* openssl_row(const std::vector<RowResult>& rows, const RowResult& row) {
   if (row.impl == kOpenSsl) return nullptr;
   for (const RowResult& r : rows) {
-    if (r.impl == kOpenSsl && r.algo == row.algo && r.batch == row.batch && r.error.empty()) return &r;
+    if (r.impl == kOpenSsl && r.algo == row.algo && r.batch == row.batch && r.operation == row.operation &&
+        r.error.empty())
+      return &r;
   }
   return nullptr;
 }
@@ -82,12 +84,13 @@ Table build_table(const SpeedSettings& settings, const std::vector<RowResult>& r
 
   std::vector<std::string> algos;
   for (const RowResult& row : rows) {
-    if (row.batch == batch && std::find(algos.begin(), algos.end(), row.algo) == algos.end()) algos.push_back(row.algo);
+    if (row.batch == batch && row.operation.empty() && std::find(algos.begin(), algos.end(), row.algo) == algos.end())
+      algos.push_back(row.algo);
   }
   for (const std::string& algo : algos) {
     std::vector<const RowResult*> group;
     for (const RowResult& row : rows) {
-      if (row.batch == batch && row.algo == algo && row.error.empty()) group.push_back(&row);
+      if (row.batch == batch && row.operation.empty() && row.algo == algo && row.error.empty()) group.push_back(&row);
     }
     for (const RowResult* row : group) {
       std::vector<std::string> line{row_label(*row)};
@@ -107,6 +110,84 @@ Table build_table(const SpeedSettings& settings, const std::vector<RowResult>& r
     }
   }
   return table;
+}
+
+/// The table of operation rows (RSA), as `openssl speed rsa2048`: per algorithm and implementation, seconds per
+/// operation then operations per second for each operation ("sign", "verify"); with --vs openssl, ratio rows
+/// "ALGO [ENGINE/openssl]" in the operations-per-second columns. `batch`: rows of that batch setting.
+Table build_operation_table(const SpeedSettings& settings, const std::vector<RowResult>& rows, std::size_t batch) {
+  std::vector<std::string> ops;
+  std::vector<std::pair<std::string, std::string>> keys;  // (algo, impl) in first-seen order
+  for (const RowResult& row : rows) {
+    if (row.batch != batch || row.operation.empty() || !row.error.empty()) continue;
+    if (std::find(ops.begin(), ops.end(), row.operation) == ops.end()) ops.push_back(row.operation);
+    const std::pair<std::string, std::string> key{row.algo, row.impl};
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+  }
+  Table table;
+  if (keys.empty()) return table;
+  std::vector<std::string> header{""};
+  for (const std::string& op : ops) header.push_back(op);
+  for (const std::string& op : ops) header.push_back(op + "/s");
+  table.push_back(std::move(header));
+
+  const auto find = [&](const std::string& algo, const std::string& impl, const std::string& op) -> const RowResult* {
+    for (const RowResult& r : rows)
+      if (r.batch == batch && r.algo == algo && r.impl == impl && r.operation == op && r.error.empty()) return &r;
+    return nullptr;
+  };
+  std::string current_algo;
+  std::vector<std::pair<std::string, std::string>> pending_ratios;
+  const auto flush_ratios = [&]() {
+    for (const auto& [algo, impl] : pending_ratios) {
+      std::vector<std::string> line;
+      bool any = false;
+      for (std::size_t i = 0; i < ops.size(); ++i) line.emplace_back();
+      for (const std::string& op : ops) {
+        const RowResult* row = find(algo, impl, op);
+        std::optional<double> r;
+        if (row != nullptr) r = ratio(*row, openssl_row(rows, *row), 0);
+        any = any || r.has_value();
+        line.push_back(format_ratio(r));
+      }
+      if (!any) continue;
+      const RowResult* some = nullptr;
+      for (const std::string& op : ops)
+        if ((some = find(algo, impl, op)) != nullptr) break;
+      RowResult label_row = *some;
+      label_row.impl = row_label_impl(*some) + "/openssl";
+      line.insert(line.begin(), row_label(label_row));
+      table.push_back(std::move(line));
+    }
+    pending_ratios.clear();
+  };
+  for (const auto& [algo, impl] : keys) {
+    if (algo != current_algo) {
+      flush_ratios();
+      current_algo = algo;
+    }
+    std::vector<std::string> times, rates;
+    const RowResult* labelled = nullptr;
+    for (const std::string& op : ops) {
+      const RowResult* row = find(algo, impl, op);
+      if (row != nullptr && labelled == nullptr) labelled = row;
+      const bool timed = row != nullptr && row->cells.front().measured;
+      const double per_second = timed ? messages_per_second(*row, row->cells.front()) : 0;
+      times.push_back(timed && per_second > 0 ? format("%.6fs", 1.0 / per_second) : "n/a");
+      rates.push_back(timed ? format("%.1f", per_second) : "n/a");
+    }
+    std::vector<std::string> line{row_label(*labelled)};
+    line.insert(line.end(), times.begin(), times.end());
+    line.insert(line.end(), rates.begin(), rates.end());
+    table.push_back(std::move(line));
+    if (settings.vs_openssl && impl != kOpenSsl) pending_ratios.emplace_back(algo, impl);
+  }
+  flush_ratios();
+  return table;
+}
+
+bool has_byte_rows(const std::vector<RowResult>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const RowResult& r) { return r.operation.empty(); });
 }
 
 /// Why cells show n/a: one line per algorithm, reason and set of sizes, naming the implementations unless it is all
@@ -185,12 +266,30 @@ double messages_per_second(const RowResult& row, const CellResult& cell) {
 }
 
 void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vector<RowResult>& rows) {
-  std::fprintf(out, "The 'numbers' are in 1000s of bytes per second processed.\n");
-  print_table(out, build_table(settings, rows, 0));
-  if (settings.batch != 0) {
-    std::fprintf(out, "\nThe 'numbers' are messages per second, in batches of %zu messages (one run_batch call).\n",
-                 settings.batch);
-    print_table(out, build_table(settings, rows, settings.batch));
+  const bool byte_rows = has_byte_rows(rows);
+  if (byte_rows) {
+    std::fprintf(out, "The 'numbers' are in 1000s of bytes per second processed.\n");
+    print_table(out, build_table(settings, rows, 0));
+    if (settings.batch != 0) {
+      std::fprintf(out, "\nThe 'numbers' are messages per second, in batches of %zu messages (one run_batch call).\n",
+                   settings.batch);
+      print_table(out, build_table(settings, rows, settings.batch));
+    }
+  }
+  bool first = !byte_rows;
+  for (const std::size_t batch : {std::size_t{0}, settings.batch}) {
+    if (batch != 0 && settings.batch == 0) continue;
+    const Table table = build_operation_table(settings, rows, batch);
+    if (table.empty()) continue;
+    if (!first) std::fprintf(out, "\n");
+    first = false;
+    if (batch == 0) {
+      std::fprintf(out, "Seconds per operation and operations per second, one operation per call.\n");
+    } else {
+      std::fprintf(out, "Seconds per operation and operations per second, in batches of %zu (one batch call).\n",
+                   batch);
+    }
+    print_table(out, table);
   }
   print_notes(out, rows);
 }
@@ -217,6 +316,7 @@ Json report_json(const SpeedSettings& settings, const std::vector<RowResult>& ro
     const Json batch = row.batch == 0 ? Json(nullptr) : Json(row.batch);
     if (!row.error.empty()) {
       errors.push_back({{"algo", row.algo}, {"engine", row.impl}, {"batch", batch}, {"error", row.error}});
+      if (!row.operation.empty()) errors.back()["operation"] = row.operation;
       continue;
     }
     const RowResult* base = settings.vs_openssl ? openssl_row(rows, row) : nullptr;
@@ -226,6 +326,7 @@ Json report_json(const SpeedSettings& settings, const std::vector<RowResult>& ro
           {"algo", row.algo}, {"engine", row.impl},  {"engine_used", row.impl_used},
           {"batch", batch},   {"bytes", cell.bytes},
       };
+      if (!row.operation.empty()) r["operation"] = row.operation;
       const bool timed = cell.measured.has_value();
       r["runs"] = timed ? Json(cell.measured->runs) : Json(nullptr);
       r["seconds"] = timed ? Json(cell.measured->seconds) : Json(nullptr);

@@ -25,6 +25,7 @@ struct RowResult {
   std::string impl;               ///< as asked for: an engine name, "auto", or "openssl"
   std::string impl_used;          ///< what ran: "auto" resolved; otherwise impl
   std::size_t batch = 0;          ///< 0: one message per call; else messages per run_batch call (--batch)
+  std::string operation;          ///< Workload::operations() entry of an operation row (RSA "sign"); empty otherwise
   std::vector<CellResult> cells;  ///< one per size, in --bytes order
   std::string error;  ///< verification or run failure: the row is left out of the table, and the exit status is 1
 

@@ -33,6 +33,7 @@ struct CellShape {
   std::size_t bytes = 0;     ///< size of each message
   std::size_t messages = 1;  ///< messages per run(): 1, or the --batch size (cryptaccel: one run_batch call)
   std::size_t threads = 0;   ///< BatchOptions::threads for cryptaccel engines (0: all cores); OpenSSL uses one
+  std::string operation;     ///< one of Workload::operations() (RSA: "sign", "verify"); empty for the others
 };
 
 /// One algorithm that can be timed on cryptaccel engines and, for comparison, on OpenSSL.
@@ -54,6 +55,12 @@ class Workload {
   virtual std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const = 0;
   /// Allocates and fills the buffers of one cell (random keys, IVs and inputs, one set per message).
   virtual std::unique_ptr<Cell> prepare(std::string_view impl, const CellShape& shape, Rng& rng) const = 0;
+  /// Operations timed one by one, each as a row of one cell in operations per second (RSA: "sign", "verify"; the
+  /// message size is the workload's own, --bytes does not apply). Empty (the default): byte-throughput rows, one
+  /// cell per --bytes size.
+  virtual std::vector<std::string> operations() const { return {}; }
+  /// The size of one message of an operation workload (the cell's `bytes`); unused by the others.
+  virtual std::size_t operation_bytes() const { return 0; }
 };
 
 /// A family of workloads: one entry per kind of algorithm (ciphers; hashes will be another entry).
@@ -81,6 +88,10 @@ std::vector<std::string> default_workload_names();
 /// speed_cipher.cpp: every cipher of cipher_names(), timed encrypting.
 std::vector<std::string> cipher_workload_names();
 std::unique_ptr<Workload> make_cipher_workload(std::string_view name);
+
+/// speed_rsa.cpp: RSA private-key (sign) and public-key (verify) operations per second, as `openssl speed rsa2048`.
+std::vector<std::string> rsa_workload_names();
+std::unique_ptr<Workload> make_rsa_workload(std::string_view name);
 
 /// The check of an engine's output as it is timed: every case in one batch, then each case alone (a large one then
 /// splits over threads). `run(cases)` returns one output per case; `compare(case, got, how)` returns an empty string

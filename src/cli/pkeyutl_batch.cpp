@@ -1,0 +1,368 @@
+// `cryptaccel pkeyutl --batch`: see pkeyutl_batch.hpp for the manifest and result formats.
+#include "pkeyutl_batch.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "atomic_output.hpp"
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/rsa.hpp"
+#include "hex.hpp"
+#include "pkeyutl_io.hpp"
+
+namespace cryptaccel::cli::pkeyutl {
+namespace {
+
+using Json = nlohmann::json;
+
+/// One manifest line: what it asks for, then what happened.
+struct Line {
+  std::size_t number = 0;
+  Op op = Op::sign;
+  std::string key_path;
+  bool pubin = false;
+  std::optional<std::string> passin;
+  std::string in_path;
+  std::optional<bytes> in_inline;
+  std::string out_path;
+  std::string sig_path;
+  std::optional<bytes> sig_inline;
+  CryptoSettings crypto;
+
+  const LoadedKey* key = nullptr;
+  std::unique_ptr<AtomicOutput> output;
+  bytes input, signature, result;
+  std::string group;  // lines with the same group run in one batch call
+  bool ok = false, verified = false;
+  std::string error, engine;
+
+  ~Line() {
+    if (!result.empty()) secure_wipe(result.data(), result.size());
+    if (!input.empty()) secure_wipe(input.data(), input.size());
+  }
+};
+
+std::string text_field(const Json& value, const std::string& name, std::size_t number) {
+  if (!value.is_string())
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": \"" + name + "\" must be a string");
+  return value.get<std::string>();
+}
+
+bool bool_field(const Json& value, const std::string& name, std::size_t number) {
+  if (!value.is_boolean())
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": \"" + name + "\" must be true or false");
+  return value.get<bool>();
+}
+
+bytes hex_field(const Json& value, const std::string& name, std::size_t number) {
+  try {
+    return parse_hex(text_field(value, name, number));
+  } catch (const std::invalid_argument& e) {
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": \"" + name + "\": " + e.what());
+  }
+}
+
+/// Parses one manifest line over the command line's defaults. Throws InvalidArgument (the manifest is malformed).
+std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, const Options& defaults) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": not JSON (" + e.what() + ")");
+  }
+  if (!doc.is_object()) throw InvalidArgument("manifest line " + std::to_string(number) + ": not a JSON object");
+  auto line = std::make_unique<Line>();
+  line->number = number;
+  line->op = defaults.op;
+  line->key_path = defaults.key_path;
+  line->pubin = defaults.pubin;
+  line->passin = defaults.passin;
+  line->crypto = defaults.crypto;
+  line->in_path = "\x01";  // "not given": stdin cannot serve many lines
+  for (const auto& [name, value] : doc.items()) {
+    try {
+      if (name == "op") {
+        line->op = parse_op(text_field(value, name, number));
+      } else if (name == "inkey") {
+        line->key_path = text_field(value, name, number);
+      } else if (name == "pubin") {
+        line->pubin = bool_field(value, name, number);
+      } else if (name == "passin") {
+        line->passin = text_field(value, name, number);
+      } else if (name == "in") {
+        line->in_path = text_field(value, name, number);
+      } else if (name == "in_hex") {
+        line->in_inline = hex_field(value, name, number);
+      } else if (name == "out") {
+        line->out_path = text_field(value, name, number);
+      } else if (name == "sigfile") {
+        line->sig_path = text_field(value, name, number);
+      } else if (name == "sig_hex") {
+        line->sig_inline = hex_field(value, name, number);
+      } else if (name == "rawin") {
+        line->crypto.rawin = bool_field(value, name, number);
+      } else if (name == "digest") {
+        apply_pkeyopt(line->crypto, "digest:" + text_field(value, name, number));
+      } else if (name == "pkeyopt") {
+        if (!value.is_array()) throw InvalidArgument("\"pkeyopt\" must be a list of \"NAME:VALUE\" strings");
+        for (const Json& item : value) apply_pkeyopt(line->crypto, text_field(item, name, number));
+      } else {
+        throw InvalidArgument("unknown field \"" + name + "\"");
+      }
+    } catch (const InvalidArgument& e) {
+      const std::string what = e.what();
+      if (what.rfind("manifest line", 0) == 0) throw;
+      throw InvalidArgument("manifest line " + std::to_string(number) + ": " + what);
+    }
+  }
+  if (line->in_path == "\x01") {
+    line->in_path.clear();
+    if (!line->in_inline) throw InvalidArgument("manifest line " + std::to_string(number) + ": no \"in\" or \"in_hex\"");
+  } else if (line->in_inline) {
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": both \"in\" and \"in_hex\"");
+  }
+  if (line->op == Op::verify && line->sig_path.empty() && !line->sig_inline)
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": verify needs \"sigfile\" or \"sig_hex\"");
+  if (line->op != Op::verify && (!line->sig_path.empty() || line->sig_inline))
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": a signature is only for verify");
+  if (line->op == Op::verify && !line->out_path.empty())
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": verify has no \"out\"");
+  return line;
+}
+
+std::string settings_key(const Line& line) {
+  const CryptoSettings& c = line.crypto;
+  std::string key = std::string(op_name(line.op)) + "|" + c.padding + "|" + (c.rawin ? "raw" : "pre") + "|" +
+                    c.digest.value_or("") + "|" + c.saltlen.value_or("") + "|" + c.oaep_md.value_or("") + "|" +
+                    c.mgf1_md.value_or("") + "|";
+  for (const std::uint8_t b : c.oaep_label) key += std::to_string(b) + ",";
+  if (c.padding == "pss") key += "|" + std::to_string(line.key->public_key.bits());  // the salt may depend on it
+  return key;
+}
+
+/// Loads keys once per (file, pubin, passin); a failure is remembered and reported for every line that uses it.
+class KeyCache {
+ public:
+  const LoadedKey& get(const Line& line) {
+    const std::string id = line.key_path + '\0' + (line.pubin ? "1" : "0") + '\0' + line.passin.value_or("");
+    auto it = entries_.find(id);
+    if (it == entries_.end()) {
+      Entry entry;
+      try {
+        entry.key = std::make_unique<LoadedKey>(load_key(line.key_path, line.pubin, line.passin));
+      } catch (const std::exception& e) {
+        entry.error = e.what();
+      }
+      it = entries_.emplace(id, std::move(entry)).first;
+    }
+    if (!it->second.key) throw InvalidArgument(it->second.error);
+    return *it->second.key;
+  }
+
+ private:
+  struct Entry {
+    std::unique_ptr<LoadedKey> key;
+    std::string error;
+  };
+  std::map<std::string, Entry> entries_;
+};
+
+/// Loads the key and the inputs of a line and checks its settings; throws with the line's error.
+void prepare(Line& line, KeyCache& keys, const std::string& engine) {
+  if ((line.op == Op::sign || line.op == Op::decrypt) && line.pubin)
+    throw InvalidArgument(std::string(op_name(line.op)) + " needs a private key (not pubin)");
+  line.key = &keys.get(line);
+  if (line.op == Op::sign || line.op == Op::verify) {
+    sign_options(line.crypto, line.key->public_key.bits(), line.op == Op::sign, engine);  // checks the settings
+  } else {
+    encrypt_options(line.crypto, engine);
+  }
+  if (!line.out_path.empty()) line.output = std::make_unique<AtomicOutput>(line.out_path);
+  line.input = line.in_inline ? *line.in_inline : read_input(line.in_path);
+  if (line.op == Op::verify) line.signature = line.sig_inline ? *line.sig_inline : read_input(line.sig_path);
+  line.group = settings_key(line);
+}
+
+void fail_job(Line& line, JobStatus status, const std::string& error, const char* fallback) {
+  line.ok = false;
+  line.error = status == JobStatus::bad_decrypt ? std::string(InvalidCiphertext().what())
+                                                : (error.empty() ? std::string(fallback) : error);
+}
+
+/// Runs the lines of one group (same operation and settings) in one batch call.
+void run_group(std::vector<Line*>& lines, const Options& options) {
+  const Line& first = *lines.front();
+  BatchOptions batch;
+  batch.engine = options.engine;
+  batch.threads = options.threads;
+  switch (first.op) {
+    case Op::sign: {
+      const rsa::SignOptions so = sign_options(first.crypto, first.key->public_key.bits(), true, options.engine);
+      std::vector<rsa::SignJob> jobs(lines.size());
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
+        jobs[i].key = &*lines[i]->key->private_key;
+        jobs[i].message = lines[i]->input;
+        jobs[i].signature = lines[i]->result;
+      }
+      const BatchReport report = rsa::sign_batch(jobs, so, batch);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]->engine = report.engine;
+        lines[i]->ok = jobs[i].status == JobStatus::ok;
+        if (!lines[i]->ok) fail_job(*lines[i], jobs[i].status, jobs[i].error, "signing failed");
+      }
+      break;
+    }
+    case Op::verify: {
+      const rsa::SignOptions so = sign_options(first.crypto, first.key->public_key.bits(), false, options.engine);
+      std::vector<rsa::VerifyJob> jobs(lines.size());
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        jobs[i].key = &lines[i]->key->public_key;
+        jobs[i].message = lines[i]->input;
+        jobs[i].signature = lines[i]->signature;
+      }
+      const BatchReport report = rsa::verify_batch(jobs, so, batch);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]->engine = report.engine;
+        lines[i]->ok = jobs[i].status == JobStatus::ok;
+        lines[i]->verified = lines[i]->ok && jobs[i].valid;
+        if (!lines[i]->ok) fail_job(*lines[i], jobs[i].status, jobs[i].error, "verification failed");
+      }
+      break;
+    }
+    case Op::decrypt: {
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, options.engine);
+      std::vector<rsa::DecryptJob> jobs(lines.size());
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
+        jobs[i].key = &*lines[i]->key->private_key;
+        jobs[i].ciphertext = lines[i]->input;
+        jobs[i].plaintext = lines[i]->result;
+      }
+      const BatchReport report = rsa::decrypt_batch(jobs, eo, batch);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        lines[i]->engine = report.engine;
+        lines[i]->ok = jobs[i].status == JobStatus::ok;
+        if (lines[i]->ok) {
+          lines[i]->result.resize(jobs[i].plaintext_len);
+        } else {
+          fail_job(*lines[i], jobs[i].status, jobs[i].error, "decryption failed");
+        }
+      }
+      break;
+    }
+    case Op::encrypt: {  // no batch form: encryption with e = 65537 is cheap
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, options.engine);
+      for (Line* line : lines) {
+        try {
+          line->result = rsa::encrypt(line->key->public_key, line->input, eo);
+          line->ok = true;
+          line->engine = options.engine;
+        } catch (const std::exception& e) {
+          line->ok = false;
+          line->error = e.what();
+        }
+      }
+      break;
+    }
+  }
+}
+
+std::string to_hex(bytes_view data) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * data.size());
+  for (const std::uint8_t b : data) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_batch(const Options& options) {
+  if (!options.in_path.empty() || !options.out_path.empty() || !options.sig_path.empty())
+    throw InvalidArgument("with --batch, -in, -out and -sigfile belong in the manifest's lines");
+  const bytes manifest = read_input(options.batch_path);
+  std::vector<std::unique_ptr<Line>> lines;
+  {
+    std::size_t number = 0;
+    std::size_t start = 0;
+    const std::string text(manifest.begin(), manifest.end());
+    while (start < text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      std::string row = text.substr(start, end - start);
+      start = end + 1;
+      ++number;
+      if (!row.empty() && row.back() == '\r') row.pop_back();
+      if (row.find_first_not_of(" \t") == std::string::npos || row[row.find_first_not_of(" \t")] == '#') continue;
+      lines.push_back(parse_line(row, number, options));
+    }
+  }
+
+  KeyCache keys;
+  std::vector<std::string> group_order;
+  std::map<std::string, std::vector<Line*>> groups;
+  for (auto& line : lines) {
+    try {
+      prepare(*line, keys, options.engine);
+    } catch (const std::exception& e) {
+      line->error = e.what();
+      continue;
+    }
+    auto [it, fresh] = groups.try_emplace(line->group);
+    if (fresh) group_order.push_back(line->group);
+    it->second.push_back(line.get());
+  }
+  for (const std::string& g : group_order) {
+    std::vector<Line*>& members = groups[g];
+    try {
+      run_group(members, options);
+    } catch (const std::exception& e) {  // the whole call failed (engine unavailable, ...): every member fails
+      for (Line* line : members) {
+        line->ok = false;
+        line->error = e.what();
+      }
+    }
+  }
+
+  bool all_ok = true;
+  for (auto& line : lines) {
+    Json r;
+    r["line"] = line->number;
+    r["op"] = std::string(op_name(line->op));
+    if (line->ok && line->output) {
+      try {
+        line->output->commit(line->result);
+        r["out"] = line->out_path;
+      } catch (const std::exception& e) {
+        line->ok = false;
+        line->error = e.what();
+      }
+    } else if (line->ok && line->op != Op::verify) {
+      r["out_hex"] = to_hex(line->result);
+    }
+    r["ok"] = line->ok;
+    if (line->op == Op::verify) r["verified"] = line->verified;
+    if (!line->engine.empty()) r["engine"] = line->engine;
+    if (!line->ok) r["error"] = line->error;
+    all_ok = all_ok && line->ok && (line->op != Op::verify || line->verified);
+    std::printf("%s\n", r.dump().c_str());
+  }
+  std::fflush(stdout);
+  if (options.verbose)
+    std::fprintf(stderr, "cryptaccel pkeyutl: %zu operations in %zu batches\n", lines.size(), group_order.size());
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace cryptaccel::cli::pkeyutl

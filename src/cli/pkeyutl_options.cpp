@@ -1,0 +1,314 @@
+// `cryptaccel pkeyutl`: command-line parsing and the translation of openssl's -pkeyopt settings (see the header).
+#include "pkeyutl_options.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <stdexcept>
+
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/hash.hpp"
+#include "hex.hpp"
+
+namespace cryptaccel::cli::pkeyutl {
+namespace {
+
+/// OpenSSL's default OAEP and MGF1 hash (RFC 8017's default too): kept so that `-pkeyopt rsa_padding_mode:oaep`
+/// alone means the same here as in `openssl pkeyutl`.
+constexpr std::string_view kDefaultOaepMd = "sha1";
+
+enum class Id { sign, verify, encrypt, decrypt, inkey, pubin, keyform, passin, in, out, sigfile, rawin, digest,
+                pkeyopt, engine, batch, threads, verbose, help };
+
+struct OptionDef {
+  std::string_view name;  // after one or two dashes
+  Id id;
+  bool takes_value;
+};
+
+constexpr OptionDef kOptions[] = {
+    {"sign", Id::sign, false},       {"verify", Id::verify, false},   {"encrypt", Id::encrypt, false},
+    {"decrypt", Id::decrypt, false}, {"inkey", Id::inkey, true},      {"pubin", Id::pubin, false},
+    {"keyform", Id::keyform, true},  {"passin", Id::passin, true},    {"in", Id::in, true},
+    {"out", Id::out, true},          {"sigfile", Id::sigfile, true},  {"rawin", Id::rawin, false},
+    {"digest", Id::digest, true},    {"pkeyopt", Id::pkeyopt, true},  {"engine", Id::engine, true},
+    {"batch", Id::batch, true},      {"threads", Id::threads, true},  {"v", Id::verbose, false},
+    {"verbose", Id::verbose, false}, {"h", Id::help, false},          {"help", Id::help, false},
+};
+
+// openssl pkeyutl options that this command does not offer, named in a clearer error than "unknown option".
+constexpr std::string_view kUnsupported[] = {"derive", "peerkey", "peerform", "kdf", "kdflen", "certin", "asn1parse",
+                                             "hexdump", "rev", "verifyrecover", "encap", "decap", "pkeyopt_passin",
+                                             "propquery", "provider", "provider-path", "config"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+HashAlgorithm parse_md(std::string_view name, std::string_view what) {
+  try {
+    return rsa::parse_digest(name);
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument(std::string(what) + ": unknown or unsupported digest '" + std::string(name) + "'");
+  }
+}
+
+/// Maximum PSS salt for a `bits`-bit key and a `hlen`-byte hash (RFC 8017 9.1.1: emLen - hLen - 2).
+std::size_t max_salt(std::size_t bits, std::size_t hlen) {
+  const std::size_t em_len = (bits - 1 + 7) / 8;
+  return em_len >= hlen + 2 ? em_len - hlen - 2 : 0;
+}
+
+}  // namespace
+
+const char* const kUsage =
+    "Usage: cryptaccel pkeyutl [-sign | -verify | -encrypt | -decrypt] -inkey FILE [options]\n"
+    "       cryptaccel pkeyutl --batch MANIFEST.jsonl [options]\n"
+    "RSA signatures and encryption like `openssl pkeyutl`, on cryptaccel's engines.\n"
+    "\n"
+    "  -sign                   sign the input (the default operation); output: the signature\n"
+    "  -verify                 verify -sigfile against the input; prints \"Signature Verified Successfully\" (exit 0)\n"
+    "                          or \"Signature Verification Failure\" (exit 1)\n"
+    "  -encrypt, -decrypt      RSA encryption (PKCS#1 v1.5 or OAEP)\n"
+    "  -inkey FILE             the key: PEM or DER; private (PKCS#1, PKCS#8, encrypted PKCS#8) unless -pubin\n"
+    "  -pubin                  -inkey is a public key (SPKI or PKCS#1)\n"
+    "  -passin SPEC            password of an encrypted key: pass:X, env:VAR, file:PATH, fd:N or stdin\n"
+    "  -in FILE, -out FILE     input and output (default or '-': stdin, stdout); the output is written only when\n"
+    "                          the operation succeeded\n"
+    "  -sigfile FILE           the signature to verify\n"
+    "  -rawin                  the input is the message, hashed with -digest (default sha256); without -rawin the\n"
+    "                          input is the digest, named with -pkeyopt digest:NAME\n"
+    "  -digest NAME            the hash for -rawin: sha224, sha256, sha384, sha512, sha512-224, sha512-256, ...\n"
+    "  -pkeyopt NAME:VALUE     rsa_padding_mode:pkcs1|pss|oaep (default pkcs1)\n"
+    "                          rsa_pss_saltlen:N|digest|max|auto|auto-digestmax (sign default: digest; verify: auto)\n"
+    "                          rsa_oaep_md:NAME (default sha1, as openssl), rsa_mgf1_md:NAME (default: the\n"
+    "                          signature or OAEP digest), rsa_oaep_label:HEX, digest:NAME (the digest given as input)\n"
+    "  -keyform PEM|DER        accepted; the format is detected\n"
+    "  --engine NAME           auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
+    "  --batch FILE            run every operation of a JSON-lines manifest in batches (see docs/cli.md); the\n"
+    "                          options above are the defaults of every line\n"
+    "  --threads N             host threads of a batch on CPU engines (default 0: all cores)\n"
+    "  -v, --verbose           print the engine used to stderr\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "Every option may be written with one or two dashes. PKCS#1 v1.5 signatures are byte-identical to openssl's;\n"
+    "PSS and the encryptions are randomised, and interoperate with openssl both ways.\n"
+    "Examples:\n"
+    "  cryptaccel pkeyutl -sign -inkey key.pem -rawin -digest sha256 -in msg -out msg.sig\n"
+    "  cryptaccel pkeyutl -verify -pubin -inkey pub.pem -rawin -in msg -sigfile msg.sig \\\n"
+    "      -pkeyopt rsa_padding_mode:pss -pkeyopt rsa_pss_saltlen:digest\n"
+    "  cryptaccel pkeyutl -encrypt -pubin -inkey pub.pem -pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha256\n";
+
+std::string_view op_name(Op op) {
+  switch (op) {
+    case Op::sign: return "sign";
+    case Op::verify: return "verify";
+    case Op::encrypt: return "encrypt";
+    case Op::decrypt: return "decrypt";
+  }
+  return "?";
+}
+
+Op parse_op(std::string_view name) {
+  const std::string n = lower(name);
+  if (n == "sign") return Op::sign;
+  if (n == "verify") return Op::verify;
+  if (n == "encrypt") return Op::encrypt;
+  if (n == "decrypt") return Op::decrypt;
+  throw InvalidArgument("unknown operation '" + std::string(name) + "' (sign, verify, encrypt or decrypt)");
+}
+
+void apply_pkeyopt(CryptoSettings& s, std::string_view name_value) {
+  const auto colon = name_value.find(':');
+  if (colon == std::string_view::npos)
+    throw InvalidArgument("-pkeyopt '" + std::string(name_value) + "': expected NAME:VALUE");
+  const std::string name = lower(name_value.substr(0, colon));
+  const std::string value(name_value.substr(colon + 1));
+  if (value.empty()) throw InvalidArgument("-pkeyopt " + name + ": empty value");
+  if (name == "rsa_padding_mode") {
+    const std::string v = lower(value);
+    if (v != "pkcs1" && v != "pss" && v != "oaep")
+      throw InvalidArgument("-pkeyopt rsa_padding_mode: '" + value + "' is not supported (pkcs1, pss or oaep)");
+    s.padding = v;
+  } else if (name == "rsa_pss_saltlen") {
+    s.saltlen = lower(value);
+  } else if (name == "rsa_oaep_md") {
+    parse_md(value, "-pkeyopt rsa_oaep_md");
+    s.oaep_md = value;
+  } else if (name == "rsa_mgf1_md") {
+    parse_md(value, "-pkeyopt rsa_mgf1_md");
+    s.mgf1_md = value;
+  } else if (name == "digest") {
+    parse_md(value, "-pkeyopt digest");
+    s.digest = value;
+  } else if (name == "rsa_oaep_label") {
+    try {
+      s.oaep_label = parse_hex(value);
+    } catch (const std::invalid_argument& e) {
+      throw InvalidArgument(std::string("-pkeyopt rsa_oaep_label: ") + e.what());
+    }
+  } else {
+    throw InvalidArgument("-pkeyopt: unknown or unsupported option '" + name +
+                          "' (rsa_padding_mode, rsa_pss_saltlen, rsa_oaep_md, rsa_mgf1_md, rsa_oaep_label, digest)");
+  }
+}
+
+Options parse_args(const std::vector<std::string>& args) {
+  Options opt;
+  std::optional<std::string> dash_digest;
+  int ops = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg.size() < 2 || arg[0] != '-') throw InvalidArgument("unexpected argument '" + arg + "'");
+    const bool double_dash = arg[1] == '-';
+    std::string_view body = std::string_view(arg).substr(double_dash ? 2 : 1);
+    std::optional<std::string> inline_value;
+    if (double_dash) {
+      if (const auto eq = body.find('='); eq != std::string_view::npos) {
+        inline_value = std::string(body.substr(eq + 1));
+        body = body.substr(0, eq);
+      }
+    }
+    const auto def = std::find_if(std::begin(kOptions), std::end(kOptions),
+                                  [&](const OptionDef& d) { return d.name == body; });
+    if (def == std::end(kOptions)) {
+      if (std::find(std::begin(kUnsupported), std::end(kUnsupported), body) != std::end(kUnsupported))
+        throw InvalidArgument("option '" + arg + "' is not supported by cryptaccel pkeyutl (RSA sign, verify, "
+                              "encrypt and decrypt only)");
+      throw InvalidArgument("unknown option '" + arg + "' (see --help)");
+    }
+    std::string value;
+    if (def->takes_value) {
+      if (inline_value) {
+        value = *inline_value;
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        throw InvalidArgument("option '" + arg + "' needs a value");
+      }
+    } else if (inline_value) {
+      throw InvalidArgument("option '--" + std::string(body) + "' takes no value");
+    }
+
+    switch (def->id) {
+      case Id::sign: opt.op = Op::sign; ++ops; break;
+      case Id::verify: opt.op = Op::verify; ++ops; break;
+      case Id::encrypt: opt.op = Op::encrypt; ++ops; break;
+      case Id::decrypt: opt.op = Op::decrypt; ++ops; break;
+      case Id::inkey: opt.key_path = value; break;
+      case Id::pubin: opt.pubin = true; break;
+      case Id::keyform: {
+        const std::string f = lower(value);
+        if (f != "pem" && f != "der") throw InvalidArgument("-keyform: '" + value + "' is not PEM or DER");
+        break;
+      }
+      case Id::passin: opt.passin = value; break;
+      case Id::in: opt.in_path = value; break;
+      case Id::out: opt.out_path = value; break;
+      case Id::sigfile: opt.sig_path = value; break;
+      case Id::rawin: opt.crypto.rawin = true; break;
+      case Id::digest:
+        parse_md(value, "-digest");
+        dash_digest = value;
+        break;
+      case Id::pkeyopt: apply_pkeyopt(opt.crypto, value); break;
+      case Id::engine: opt.engine = value; break;
+      case Id::batch: opt.batch_path = value; break;
+      case Id::threads: {
+        std::uint64_t n = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (value.empty() || ec != std::errc() || end != value.data() + value.size() || n > 4096)
+          throw InvalidArgument("--threads: not an integer from 0 to 4096: '" + value + "'");
+        opt.threads = static_cast<std::size_t>(n);
+        break;
+      }
+      case Id::verbose: opt.verbose = true; break;
+      case Id::help: opt.help = true; break;
+    }
+  }
+  if (ops > 1) throw InvalidArgument("give only one of -sign, -verify, -encrypt, -decrypt");
+  if (dash_digest) {
+    if (!opt.crypto.rawin) throw InvalidArgument("-digest can only be used with -rawin (as in openssl pkeyutl)");
+    if (opt.crypto.digest && lower(*opt.crypto.digest) != lower(*dash_digest))
+      throw InvalidArgument("-digest and -pkeyopt digest: name different digests");
+    opt.crypto.digest = dash_digest;
+  }
+  return opt;
+}
+
+rsa::SignOptions sign_options(const CryptoSettings& s, std::size_t bits, bool signing, std::string_view engine) {
+  rsa::SignOptions o;
+  o.engine = engine;
+  if (s.padding == "pkcs1") {
+    o.padding = rsa::SignaturePadding::pkcs1v15;
+  } else if (s.padding == "pss") {
+    o.padding = rsa::SignaturePadding::pss;
+  } else {
+    throw InvalidArgument("rsa_padding_mode:" + s.padding + " is for encryption, not for signatures (pkcs1 or pss)");
+  }
+  if (s.rawin) {
+    o.hash = parse_md(s.digest.value_or("sha256"), "-digest");
+    o.prehashed = false;
+  } else {
+    if (!s.digest)
+      throw InvalidArgument("without -rawin the input is a digest: name its algorithm with -pkeyopt digest:NAME (raw "
+                            "signatures without a DigestInfo are not supported), or give -rawin -digest NAME");
+    o.hash = parse_md(*s.digest, "-pkeyopt digest");
+    o.prehashed = true;
+  }
+  if (s.mgf1_md) o.mgf_hash = parse_md(*s.mgf1_md, "-pkeyopt rsa_mgf1_md");
+  if (s.oaep_md) throw InvalidArgument("-pkeyopt rsa_oaep_md is only for OAEP encryption");
+
+  if (o.padding == rsa::SignaturePadding::pkcs1v15) {
+    if (s.saltlen) throw InvalidArgument("-pkeyopt rsa_pss_saltlen needs rsa_padding_mode:pss");
+    if (s.mgf1_md) throw InvalidArgument("-pkeyopt rsa_mgf1_md needs rsa_padding_mode:pss or oaep");
+    return o;
+  }
+  const std::size_t hlen = rsa::digest_size(o.hash);
+  const std::size_t max = max_salt(bits, hlen);
+  const std::string v = s.saltlen.value_or(signing ? "digest" : "auto");
+  if (v == "digest" || v == "-1") {
+    o.salt_length = hlen;
+  } else if (v == "max" || v == "-3") {
+    o.salt_length = max;
+  } else if (v == "auto" || v == "-2") {
+    if (signing) o.salt_length = max;  // as openssl: "auto" signs with the largest salt, verifies any
+  } else if (v == "auto-digestmax" || v == "-4") {
+    if (signing) o.salt_length = std::min(hlen, max);
+  } else {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size())
+      throw InvalidArgument("-pkeyopt rsa_pss_saltlen: '" + v + "' is not a number, digest, max, auto or auto-digestmax");
+    o.salt_length = static_cast<std::size_t>(n);
+  }
+  if (o.salt_length && *o.salt_length > max)
+    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*o.salt_length) + " bytes is too long for a " +
+                          std::to_string(bits) + "-bit key with " + rsa::digest_name(o.hash) +
+                          " (at most " + std::to_string(max) + ")");
+  return o;
+}
+
+rsa::EncryptOptions encrypt_options(const CryptoSettings& s, std::string_view engine) {
+  rsa::EncryptOptions o;
+  o.engine = engine;
+  if (s.rawin || s.digest) throw InvalidArgument("-rawin and -digest are only for -sign and -verify");
+  if (s.saltlen) throw InvalidArgument("-pkeyopt rsa_pss_saltlen is only for PSS signatures");
+  if (s.padding == "oaep") {
+    o.padding = rsa::EncryptionPadding::oaep;
+    o.hash = parse_md(s.oaep_md.value_or(std::string(kDefaultOaepMd)), "-pkeyopt rsa_oaep_md");
+    if (s.mgf1_md) o.mgf_hash = parse_md(*s.mgf1_md, "-pkeyopt rsa_mgf1_md");
+    o.label = s.oaep_label;
+  } else if (s.padding == "pkcs1") {
+    if (s.oaep_md || s.mgf1_md || !s.oaep_label.empty())
+      throw InvalidArgument("-pkeyopt rsa_oaep_md, rsa_mgf1_md and rsa_oaep_label need rsa_padding_mode:oaep");
+    o.padding = rsa::EncryptionPadding::pkcs1v15;
+  } else {
+    throw InvalidArgument("rsa_padding_mode:" + s.padding + " is for signatures, not for encryption (pkcs1 or oaep)");
+  }
+  return o;
+}
+
+}  // namespace cryptaccel::cli::pkeyutl
