@@ -7,6 +7,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
+#include "cryptaccel/shacrypt.hpp"
 #include "cryptaccel/sm4.hpp"
 #include "cryptaccel/types.hpp"
 #include "cryptaccel/version.hpp"

@@ -11,6 +11,7 @@
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/hash.hpp"
+#include "cryptaccel/shacrypt.hpp"
 
 namespace cryptaccel::engine {
 
@@ -71,6 +72,19 @@ class Engine {
   virtual bool supports_keccak_batch() const = 0;
   /// Applies Keccak-f[1600] to every state.
   virtual void run_keccak_permutations(std::span<KeccakState> states) const = 0;
+
+  // --- SHA-crypt (password hashing) ---
+  /// Whether shacrypt_batch can run `variant` here.
+  virtual bool supports_shacrypt(ShaCryptVariant variant) const {
+    (void)variant;
+    return false;
+  }
+  /// Hashes every pending job (each validated: setting well-formed, digest size the variant's, variant supported);
+  /// sets each job's status. For runs_on_host_threads() engines dispatch calls it from several threads at once, on
+  /// disjoint runs of jobs.
+  virtual void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions& options) const {
+    (void)jobs, (void)options;
+  }
 };
 
 /// The engines compiled into this build, most preferred first (the order `auto` tries them in).
@@ -84,6 +98,9 @@ enum class HashUse { batch, streaming };
 
 /// The engine that serves hashing `algorithm` (in batches, or streaming through Hasher) for `requested`.
 const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use);
+
+/// The engine that serves shacrypt_batch for `requested`: one that runs every variant asked for.
+const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt);
 
 /// The engine that serves keccak_f1600_batch for `requested`.
 const Engine& select_keccak_engine(std::string_view requested);

@@ -1,6 +1,7 @@
 // The `ref` engine: portable C++, constant-time bitsliced AES/SM4; dispatch spreads its jobs over host threads. The oracle for other engines.
 #include "algo/hash_message.hpp"
 #include "algo/keccak.hpp"
+#include "algo/shacrypt.hpp"
 #include "engine/engine.hpp"
 #include "engine/hash_variant.hpp"
 #include "ref/cipher_modes.hpp"
@@ -43,6 +44,19 @@ class RefEngine final : public Engine {
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override {
     for (KeccakState& s : states) algo::keccak_f1600(s.data());
+  }
+
+  bool supports_shacrypt(ShaCryptVariant) const override { return true; }
+  void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
+    for (ShaCryptJob& job : jobs) {
+      if (job.status != JobStatus::pending) continue;
+      const ShaCryptSetting& s = *job.setting;
+      algo::shacrypt_digest(s.variant == ShaCryptVariant::sha512 ? algo::HashVariant::sha512 : algo::HashVariant::sha256,
+                            job.password.data(), job.password.size(),
+                            reinterpret_cast<const std::uint8_t*>(s.salt.data()), s.salt.size(), s.rounds,
+                            job.digest.data());
+      job.status = JobStatus::ok;
+    }
   }
 };
 

@@ -75,6 +75,15 @@ const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algor
   return select(requested, name, [&](const Engine& e) { return e.supports_hash(algorithm); });
 }
 
+const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt) {
+  const std::string what = sha256crypt && sha512crypt ? "sha256crypt and sha512crypt"
+                                                      : (sha256crypt ? "sha256crypt" : "sha512crypt");
+  return select(requested, what, [=](const Engine& e) {
+    return (!sha256crypt || e.supports_shacrypt(ShaCryptVariant::sha256)) &&
+           (!sha512crypt || e.supports_shacrypt(ShaCryptVariant::sha512));
+  });
+}
+
 const Engine& select_keccak_engine(std::string_view requested) {
   return select(requested, "keccak-f[1600] batches", [](const Engine& e) { return e.supports_keccak_batch(); });
 }
