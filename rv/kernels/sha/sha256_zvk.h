@@ -13,15 +13,27 @@ typedef uint32_t __attribute__((may_alias)) zvk_u32;
 /* Byte offsets of f, e, b, a (element 0..3 of {a,b,e,f}) and of h, g, d, c from h[2]. */
 static const uint32_t sha256_state_index[4] = {20, 16, 4, 0};
 
-#define SHA256_4ROUNDS(k, w0)                       \
-  do {                                              \
-    vuint32m1_t t_ = __riscv_vadd_vv_u32m1(k, w0, 4); \
-    s1 = zvk_vsha2cl_u32m1(s1, s0, t_);             \
-    s0 = __riscv_vsha2ch_vv_u32m1(s0, s1, t_, 4);   \
+/* Four rounds: t = W + K; vsha2cl (rounds with W[0], W[1]) into {c,d,g,h}, which becomes the new {a,b,e,f};
+ * vsha2ch (W[2], W[3]). One asm statement (common/zvk_insn.h); vtype (e32, m1, vl 4) is the one the block's
+ * vle32/vrev8 intrinsics set, and nothing between the groups changes it. */
+#define SHA256_4ROUNDS(k, w0)                                                          \
+  do {                                                                                 \
+    vuint32m1_t t_;                                                                    \
+    __asm__("vadd.vv %[t], %[kk], %[ww]\n\t" ZVK_VSHA2CL("%[s1]", "%[s0]", "%[t]")      \
+            "vsha2ch.vv %[s0], %[s1], %[t]"                                            \
+            : [s0] "+vr"(s0), [s1] "+vr"(s1), [t] "=&vr"(t_)                           \
+            : [kk] "vr"(k), [ww] "vr"(w0));                                              \
   } while (0)
-/* w0 <- the next four schedule words from w0..w3 = W[t..t+15] (vs2 = {W[t+11], W[t+10], W[t+9], W[t+4]}). */
-#define SHA256_SCHEDULE(w0, w1, w2, w3) \
-  w0 = __riscv_vsha2ms_vv_u32m1(w0, __riscv_vmerge_vvm_u32m1(w2, w1, first, 4), w3, 4)
+/* w0 <- the next four schedule words from w0..w3 = W[t..t+15]: vs2 = {W[t+11], W[t+10], W[t+9], W[t+4]} by vmerge
+ * under the mask {1,0,0,0} in v0, vs1 = W[t+12..t+15]. */
+#define SHA256_SCHEDULE(w0, w1, w2, w3)                                                \
+  do {                                                                                 \
+    vuint32m1_t m_;                                                                    \
+    __asm__("vmerge.vvm %[m], %[c_], %[b_], %[v0]\n\t"                                \
+            "vsha2ms.vv %[a_], %[m], %[d_]"                                            \
+            : [a_] "+vr"(w0), [m] "=&vr"(m_)                                           \
+            : [b_] "vr"(w1), [c_] "vr"(w2), [d_] "vr"(w3), [v0] "vm"(first));          \
+  } while (0)
 
 static void sha256_blocks(uint32_t h[8], const uint8_t* p, uint32_t n) {
   if (n == 0) return;

@@ -1,7 +1,8 @@
 /* zvk SHA-512 (Zvknhb + Zvkb), n 128-byte blocks per call: as sha256_zvk.h with SEW 64 (element groups of
  * 4 x e64 = 256 bits: LMUL 2, so that VLEN 128 works too). 80 rounds = 20 groups of vadd + vsha2cl + vsha2ch, 16 of them
  * followed by vmerge + vsha2ms; the round constants (20 groups: too many to keep in registers beside the state and
- * schedule) are loaded per group with vle64. */
+ * schedule) are loaded per group with vle64 inside the round statement (as intrinsics the compiler hoisted all 20
+ * loads out of the block loop and spilled them). */
 #ifndef CA_RV_SHA512_ZVK_H
 #define CA_RV_SHA512_ZVK_H
 
@@ -12,14 +13,25 @@ typedef uint64_t __attribute__((may_alias)) zvk_u64;
 /* Byte offsets of f, e, b, a (element 0..3 of {a,b,e,f}) and of h, g, d, c from h[2]. */
 static const uint64_t sha512_state_index[4] = {40, 32, 8, 0};
 
-#define SHA512_4ROUNDS(g, w0)                                                             \
-  do {                                                                                    \
-    vuint64m2_t t_ = __riscv_vadd_vv_u64m2(__riscv_vle64_v_u64m2(kp + 4 * (g), 4), w0, 4); \
-    s1 = zvk_vsha2cl_u64m2(s1, s0, t_);                                                   \
-    s0 = __riscv_vsha2ch_vv_u64m2(s0, s1, t_, 4);                                         \
+/* Four rounds as in sha256_zvk.h, the round constants loaded inside the statement (vle64 of group g); vtype (e64, m2,
+ * vl 4) comes from the block's vle64/vrev8 intrinsics. */
+#define SHA512_4ROUNDS(g, w0)                                                          \
+  do {                                                                                 \
+    vuint64m2_t t_;                                                                    \
+    __asm__("vle64.v %[t], (%[kp])\n\t"                                                \
+            "vadd.vv %[t], %[t], %[ww]\n\t" ZVK_VSHA2CL("%[s1]", "%[s0]", "%[t]")      \
+            "vsha2ch.vv %[s0], %[s1], %[t]"                                            \
+            : [s0] "+vr"(s0), [s1] "+vr"(s1), [t] "=&vr"(t_)                           \
+            : [kp] "r"(K512 + 4 * (g)), [ww] "vr"(w0), "m"(K512[4 * (g)]));              \
   } while (0)
-#define SHA512_SCHEDULE(w0, w1, w2, w3) \
-  w0 = __riscv_vsha2ms_vv_u64m2(w0, __riscv_vmerge_vvm_u64m2(w2, w1, first, 4), w3, 4)
+#define SHA512_SCHEDULE(w0, w1, w2, w3)                                                \
+  do {                                                                                 \
+    vuint64m2_t m_;                                                                    \
+    __asm__("vmerge.vvm %[m], %[c_], %[b_], %[v0]\n\t"                                \
+            "vsha2ms.vv %[a_], %[m], %[d_]"                                            \
+            : [a_] "+vr"(w0), [m] "=&vr"(m_)                                           \
+            : [b_] "vr"(w1), [c_] "vr"(w2), [d_] "vr"(w3), [v0] "vm"(first));          \
+  } while (0)
 #define SHA512_16ROUNDS(g)                                       \
   SHA512_4ROUNDS(g, w0); SHA512_SCHEDULE(w0, w1, w2, w3);        \
   SHA512_4ROUNDS(g + 1, w1); SHA512_SCHEDULE(w1, w2, w3, w0);    \
@@ -28,7 +40,6 @@ static const uint64_t sha512_state_index[4] = {40, 32, 8, 0};
 
 static void sha512_blocks(uint64_t h[8], const uint8_t* p, uint32_t n) {
   if (n == 0) return;
-  const zvk_u64* kp = (const zvk_u64*)K512;
   vuint64m2_t idx = __riscv_vle64_v_u64m2(sha512_state_index, 4);
   vbool32_t first = __riscv_vmseq_vx_u64m2_b32(__riscv_vid_v_u64m2(4), 0, 4);
   vuint64m2_t s0 = __riscv_vluxei64_v_u64m2((const zvk_u64*)h, idx, 4);
@@ -50,6 +61,7 @@ static void sha512_blocks(uint64_t h[8], const uint8_t* p, uint32_t n) {
     s0 = __riscv_vadd_vv_u64m2(s0, p0, 4);
     s1 = __riscv_vadd_vv_u64m2(s1, p1, 4);
   }
+  idx = __riscv_vle64_v_u64m2(sha512_state_index, 4);  /* reloaded: one register group fewer live in the loop */
   __riscv_vsuxei64_v_u64m2((zvk_u64*)h, idx, s0, 4);
   __riscv_vsuxei64_v_u64m2((zvk_u64*)h + 2, idx, s1, 4);
 }
