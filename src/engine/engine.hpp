@@ -10,10 +10,37 @@
 
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/cipher.hpp"
+#include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/shacrypt.hpp"
 
+namespace cryptaccel::rsa {
+class PrivateKey;
+class PublicKey;
+struct Modulus;
+}  // namespace cryptaccel::rsa
+
 namespace cryptaccel::engine {
+
+/// One raw RSA private operation: out = in^d mod n, big-endian, key->size() bytes each, in < n. The caller
+/// (src/rsa/private_op.cpp) blinds `in` before and unblinds and checks `out` after, for every engine alike.
+struct RsaPrivateJob {
+  const rsa::PrivateKey* key;
+  const std::uint8_t* in;
+  std::uint8_t* out;
+};
+/// One raw RSA public operation: out = in^e mod n, big-endian, key->size() bytes each, in < n.
+struct RsaPublicJob {
+  const rsa::PublicKey* key;
+  const std::uint8_t* in;
+  std::uint8_t* out;
+};
+/// One base of a raw modexp batch: out = base^exponent mod modulus, big-endian, the modulus' byte size each,
+/// base < modulus.
+struct ModexpJob {
+  const std::uint8_t* base;
+  std::uint8_t* out;
+};
 
 /// One key's GCM building blocks, with which dispatch splits one large GCM job over host threads
 /// (src/engine/gcm_split.cpp). Every method is const and may run on several threads at once.
@@ -73,6 +100,28 @@ class Engine {
   /// Applies Keccak-f[1600] to every state.
   virtual void run_keccak_permutations(std::span<KeccakState> states) const = 0;
 
+  // --- RSA: raw integer operations only; padding, blinding and the result check live in src/rsa for every engine ---
+  /// Whether this engine runs RSA with a modulus of `bits` bits (1024..8192) and raw modexp up to that size.
+  virtual bool supports_rsa(std::size_t bits) const {
+    (void)bits;
+    return false;
+  }
+  /// Runs every raw private operation (constant time in the key). Throws on an engine failure.
+  virtual void run_rsa_private(std::span<const RsaPrivateJob> jobs) const {
+    (void)jobs;
+    throw EngineUnavailable("engine '" + std::string(name()) + "' does not run RSA");
+  }
+  /// Runs every raw public operation.
+  virtual void run_rsa_public(std::span<const RsaPublicJob> jobs) const {
+    (void)jobs;
+    throw EngineUnavailable("engine '" + std::string(name()) + "' does not run RSA");
+  }
+  /// base^exponent mod `modulus` for every job (the exponent, big-endian, is secret: constant time in it).
+  virtual void run_modexp(const rsa::Modulus& modulus, bytes_view exponent, std::span<const ModexpJob> jobs) const {
+    (void)modulus, (void)exponent, (void)jobs;
+    throw EngineUnavailable("engine '" + std::string(name()) + "' does not run RSA");
+  }
+
   // --- SHA-crypt (password hashing) ---
   /// Whether shacrypt_batch can run `variant` here.
   virtual bool supports_shacrypt(ShaCryptVariant variant) const {
@@ -104,6 +153,9 @@ const Engine& select_shacrypt_engine(std::string_view requested, bool sha256cryp
 
 /// The engine that serves keccak_f1600_batch for `requested`.
 const Engine& select_keccak_engine(std::string_view requested);
+
+/// The engine that serves RSA (and raw modexp) with a `bits`-bit modulus for `requested`.
+const Engine& select_rsa_engine(std::string_view requested, std::size_t bits);
 
 /// The `ref` engine (always present).
 const Engine& ref_engine();

@@ -5,6 +5,7 @@
 #include "engine/engine.hpp"
 #include "engine/hash_variant.hpp"
 #include "ref/cipher_modes.hpp"
+#include "rsa/host_ops.hpp"
 
 namespace cryptaccel::engine {
 namespace {
@@ -44,6 +45,13 @@ class RefEngine final : public Engine {
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override {
     for (KeccakState& s : states) algo::keccak_f1600(s.data());
+  }
+
+  bool supports_rsa(std::size_t bits) const override { return bits <= 8192; }
+  void run_rsa_private(std::span<const RsaPrivateJob> jobs) const override { rsa::ref_rsa_private(jobs); }
+  void run_rsa_public(std::span<const RsaPublicJob> jobs) const override { rsa::ref_rsa_public(jobs); }
+  void run_modexp(const rsa::Modulus& modulus, bytes_view exponent, std::span<const ModexpJob> jobs) const override {
+    rsa::ref_modexp(modulus, exponent, jobs);
   }
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }

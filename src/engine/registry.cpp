@@ -88,6 +88,10 @@ const Engine& select_keccak_engine(std::string_view requested) {
   return select(requested, "keccak-f[1600] batches", [](const Engine& e) { return e.supports_keccak_batch(); });
 }
 
+const Engine& select_rsa_engine(std::string_view requested, std::size_t bits) {
+  return select(requested, "RSA-" + std::to_string(bits), [=](const Engine& e) { return e.supports_rsa(bits); });
+}
+
 }  // namespace cryptaccel::engine
 
 namespace cryptaccel {

@@ -1,0 +1,52 @@
+// What a PublicKey / PrivateKey holds: the numbers as limbs with their Montgomery constants (so that every operation
+// starts from precomputed R^2), the CRT parameters, and the blinding state. Built from OpenSSL's key objects
+// (src/rsa/keys.cpp); read by the engines' raw operations.
+#pragma once
+#include <memory>
+#include <mutex>
+
+#include <openssl/evp.h>
+
+#include "cryptaccel/rsa.hpp"
+#include "rsa/modulus.hpp"
+
+namespace cryptaccel::rsa {
+
+/// Frees an EVP_PKEY (OpenSSL clears RSA private components when it frees them).
+struct PkeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
+
+/// Base blinding factors of a private key, Montgomery form mod n: a = r^e * R, ai = r^-1 * R. Refreshed from a new
+/// random r every kRefresh uses and squared (a^2, ai^2 still pair up) between refreshes, as OpenSSL's BN_BLINDING.
+struct Blinding {
+  static constexpr unsigned kRefresh = 32;
+  std::mutex mutex;
+  Limbs a, ai;
+  unsigned uses = 0;  ///< 0: needs a fresh r
+};
+
+}  // namespace cryptaccel::rsa
+
+struct cryptaccel::rsa::PublicKey::Impl {
+  std::size_t bits = 0;
+  bytes n_be;          ///< size() bytes
+  bytes e_be;          ///< no leading zeros
+  Modulus mod;         ///< n in the smallest supported limb count
+  Limbs e;             ///< e in mod.limbs limbs (e < n)
+  PkeyPtr pkey;        ///< public-only OpenSSL key (for to_pem)
+  std::size_t size() const { return n_be.size(); }
+};
+
+struct cryptaccel::rsa::PrivateKey::Impl {
+  PublicKey pub;
+  bool crt = false;         ///< two primes, each fitting half the limbs: CRT; otherwise the exponent d
+  Limbs d;                  ///< mod.limbs limbs
+  Modulus p, q;             ///< mod.limbs / 2 limbs each (when crt)
+  Limbs dp, dq, qinv;       ///< mod.limbs / 2 limbs each (when crt)
+  PkeyPtr pkey;             ///< OpenSSL's copy (for to_pem), freed with clearing
+  mutable Blinding blinding;
+  explicit Impl(PublicKey p_) : pub(std::move(p_)) {}
+  const PublicKey::Impl& pubi() const { return pub.impl(); }
+};

@@ -1,0 +1,164 @@
+// Blinding, unblinding and the result check around every engine's raw private operation; batches over host threads.
+#include "rsa/private_op.hpp"
+
+#include <openssl/bn.h>
+
+#include <vector>
+
+#include "engine/thread_pool.hpp"
+#include "rsa/ct_declassify.hpp"
+#include "rsa/raw_ops.hpp"
+
+namespace cryptaccel::rsa {
+namespace {
+
+struct BnCtxFree {
+  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
+};
+struct BnFree {
+  void operator()(BIGNUM* b) const { BN_clear_free(b); }
+};
+using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
+
+/// New blinding factors from a fresh random r (OpenSSL's DRBG; inverse by its constant-time modular inverse):
+/// a = r^e R mod n, ai = r^-1 R mod n.
+template <std::size_t N>
+void refresh_blinding(const PublicKey::Impl& pub, Blinding& b) {
+  std::unique_ptr<BN_CTX, BnCtxFree> ctx(BN_CTX_secure_new());
+  BnPtr n(BN_bin2bn(pub.n_be.data(), static_cast<int>(pub.n_be.size()), nullptr));
+  BnPtr r(BN_secure_new()), inv;
+  if (!ctx || !n || !r) throw Error("rsa: out of memory");
+  for (int attempt = 0; !inv; ++attempt) {
+    if (attempt == 8 || BN_priv_rand_range(r.get(), n.get()) != 1) throw Error("rsa: cannot draw a blinding factor");
+    if (BN_is_zero(r.get())) continue;
+    BN_set_flags(r.get(), BN_FLG_CONSTTIME);
+    inv.reset(BN_mod_inverse(nullptr, r.get(), n.get(), ctx.get()));  // fails only when gcd(r, n) != 1
+  }
+  std::uint8_t buf[8 * N];
+  const bn::MontView m = pub.mod.view();
+  limb x[N];
+  BN_bn2binpad(r.get(), buf, static_cast<int>(sizeof buf));
+  bn::from_bytes<N>(x, buf, sizeof buf);
+  bn::to_mont<N>(x, x, m);
+  b.a = Limbs(N);
+  bn::mont_exp_public<N>(b.a.data(), x, pub.e.data(), N, m);
+  BN_bn2binpad(inv.get(), buf, static_cast<int>(sizeof buf));
+  bn::from_bytes<N>(x, buf, sizeof buf);
+  b.ai = Limbs(N);
+  bn::to_mont<N>(b.ai.data(), x, m);
+  secure_wipe(buf, sizeof buf), secure_wipe(x, sizeof x);
+}
+
+/// This operation's blinding pair (copies into a, ai); advances the key's pair (squares both) or refreshes it.
+template <std::size_t N>
+void take_blinding(const PrivateKey::Impl& k, limb* a, limb* ai) {
+  Blinding& b = k.blinding;
+  std::lock_guard<std::mutex> lock(b.mutex);
+  const bn::MontView m = k.pubi().mod.view();
+  if (b.uses == 0) refresh_blinding<N>(k.pubi(), b);
+  for (std::size_t i = 0; i < N; ++i) a[i] = b.a.v[i], ai[i] = b.ai.v[i];
+  bn::mont_sqr<N>(b.a.data(), b.a.data(), m.n, m.n0);
+  bn::mont_sqr<N>(b.ai.data(), b.ai.data(), m.n, m.n0);
+  b.uses = (b.uses + 1) % Blinding::kRefresh;
+}
+
+/// Per-item scratch between the phases: the blinded input, then the raw result; and the unblinding factor.
+struct Scratch {
+  std::vector<std::uint8_t> blinded;
+  Limbs ai;
+};
+
+template <std::size_t N>
+void blind(const PrivateItem& item, Scratch& s) {
+  const PrivateKey::Impl& k = item.key->impl();
+  const bn::MontView m = k.pubi().mod.view();
+  const std::size_t len = k.pubi().size();
+  limb c[N], a[N];
+  s.ai = Limbs(N);
+  take_blinding<N>(k, a, s.ai.data());
+  bn::from_bytes<N>(c, item.in, len);
+  bn::mont_mul<N>(c, c, a, m.n, m.n0);  // c r^e
+  s.blinded.assign(len, 0);
+  bn::to_bytes<N>(s.blinded.data(), len, c);
+  secure_wipe(a, sizeof a);
+}
+
+template <std::size_t N>
+bool unblind_and_check(const PrivateItem& item, Scratch& s) {
+  const PrivateKey::Impl& k = item.key->impl();
+  const PublicKey::Impl& pub = k.pubi();
+  const bn::MontView m = pub.mod.view();
+  const std::size_t len = pub.size();
+  limb r[N], c[N], v[N];
+  bn::from_bytes<N>(r, s.blinded.data(), len);
+  bn::mont_mul<N>(r, r, s.ai.data(), m.n, m.n0);  // s' r^-1
+  // The candidate result is what this operation publishes (a signature) or what the padding check reads next in
+  // constant time (a decryption); a constant-time analysis (tests/ct) may treat it as public from here on.
+  declassify(r, sizeof r);
+  public_exp<N, bn::PortableMont>(pub, r, v);
+  bn::from_bytes<N>(c, item.in, len);
+  const bool ok = bn::equal_mask<N>(v, c) != 0;
+  if (ok)
+    bn::to_bytes<N>(item.out, len, r);
+  else
+    secure_wipe(item.out, len);
+  secure_wipe(r, sizeof r), secure_wipe(s.blinded.data(), s.blinded.size());
+  return ok;
+}
+
+}  // namespace
+
+bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x) {
+  return with_limbs(key.mod.limbs, [&](auto L) {
+    constexpr std::size_t N = decltype(L)::value;
+    limb v[N];
+    bn::from_bytes<N>(v, x, key.size());
+    return bn::less_than<N>(v, key.mod.n.data()) != 0;
+  });
+}
+
+void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads) {
+  std::vector<Scratch> scratch(items.size());
+  const auto blind_one = [&](std::size_t i) {
+    with_limbs(items[i].key->impl().pubi().mod.limbs,
+               [&](auto L) { blind<decltype(L)::value>(items[i], scratch[i]); });
+  };
+  const auto finish_one = [&](std::size_t i) {
+    items[i].ok = with_limbs(items[i].key->impl().pubi().mod.limbs,
+                             [&](auto L) { return unblind_and_check<decltype(L)::value>(items[i], scratch[i]); });
+  };
+  const auto raw_job = [&](std::size_t i) {
+    return engine::RsaPrivateJob{items[i].key, scratch[i].blinded.data(), scratch[i].blinded.data()};
+  };
+  if (engine.runs_on_host_threads()) {  // one item per task: blind, the engine's raw operation, check
+    engine::parallel_for(items.size(), threads, [&](std::size_t i) {
+      blind_one(i);
+      const engine::RsaPrivateJob job = raw_job(i);
+      engine.run_rsa_private({&job, 1});
+      finish_one(i);
+    });
+    return;
+  }
+  engine::parallel_for(items.size(), threads, blind_one);
+  std::vector<engine::RsaPrivateJob> jobs;
+  jobs.reserve(items.size());
+  for (std::size_t i = 0; i < items.size(); ++i) jobs.push_back(raw_job(i));
+  engine.run_rsa_private(jobs);
+  engine::parallel_for(items.size(), threads, finish_one);
+}
+
+void run_public(const engine::Engine& engine, std::span<PublicItem> items, std::size_t threads) {
+  const auto job = [&](std::size_t i) { return engine::RsaPublicJob{items[i].key, items[i].in, items[i].out}; };
+  if (engine.runs_on_host_threads()) {
+    engine::parallel_for(items.size(), threads, [&](std::size_t i) {
+      const engine::RsaPublicJob j = job(i);
+      engine.run_rsa_public({&j, 1});
+    });
+    return;
+  }
+  std::vector<engine::RsaPublicJob> jobs;
+  for (std::size_t i = 0; i < items.size(); ++i) jobs.push_back(job(i));
+  engine.run_rsa_public(jobs);
+}
+
+}  // namespace cryptaccel::rsa
