@@ -52,16 +52,35 @@ inline constexpr std::size_t kClassCount = static_cast<std::size_t>(InsnClass::c
 /// Class name as used in reports and cycle-model files ("alu", "crypto-aes", ...).
 std::string_view class_name(InsnClass c);
 
+/// Parameters of the vector timing model (src/rv/vector_timing.cpp; docs/isa-lab.md, "Vector timing model"), in the
+/// spirit of Ara2/Marian: the scalar core issues a vector instruction in its class's CycleModel latency and goes on;
+/// the vector unit runs it on one of its units (ALU, load/store, slide/permute, crypto) when that unit is free and
+/// its source registers are written, for `beats` cycles (occupancy) plus the unit's latency. The scalar core waits
+/// only when the instruction queue is full, for a scalar result (vmv.x.s, vcpop.m, vfirst.m), and at a
+/// measured-region marker or exit (the vector unit drains). Keys in CycleModel files: "vector-<name>" (e.g.
+/// vector-lanes = 8).
+struct VectorTiming {
+  std::uint32_t lanes = 4;               ///< 64-bit lanes: ALU, permute and memory beats move lanes*8 bytes a cycle
+  std::uint32_t alu_latency = 2;         ///< lane ALU pipeline: cycles after the last beat until the result
+  std::uint32_t mem_latency = 4;         ///< load/store unit: cycles before the first beat (memory hit latency)
+  std::uint32_t permute_latency = 2;     ///< slide/gather unit: cycles after the last beat
+  std::uint32_t crypto_stages = 3;       ///< crypto unit pipeline depth (Marian: 3 stages)
+  std::uint32_t crypto_lanes_per_eg = 2; ///< 64-bit lanes one 128-bit element-group slot uses (EGW 256: twice that)
+  std::uint32_t queue_depth = 4;         ///< vector instructions waiting in the dispatcher before the scalar core stalls
+};
+
 /// Per-class cost in cycles of one retired instruction, plus a penalty per taken conditional branch:
 /// cycles = sum(count[class] * latency[class]) + taken_branches * taken_branch_penalty. Defaults in
 /// src/rv/cycle_model.cpp (documented in docs/isa-lab.md, "Simulator").
 struct CycleModel {
   std::array<std::uint32_t, kClassCount> latency{};
   std::uint32_t taken_branch_penalty = 0;
+  VectorTiming vector;  ///< the vector unit (used only when the ISA has vectors)
 
   /// The documented defaults (an in-order single-issue core in the spirit of seed 000's Vortex pipeline).
   static CycleModel defaults();
-  /// Sets one parameter: a class name ("alu", "crypto-aes", ...) or "taken-branch-penalty". Throws
+  /// Sets one parameter: a class name ("alu", "crypto-aes", ...), "taken-branch-penalty" or a VectorTiming field
+  /// as "vector-<field>" with '-' for '_' ("vector-lanes", "vector-crypto-stages", ...). Throws
   /// std::invalid_argument for an unknown key.
   void set(std::string_view key, std::uint32_t value);
   /// Applies `key = value` lines ('#' starts a comment) or a flat JSON object {"key": value, ...}.
@@ -76,6 +95,7 @@ struct Counts {
   std::array<std::uint64_t, kClassCount> by_class{};      ///< retired instructions per InsnClass
   std::uint64_t taken_branches = 0;                       ///< taken conditional branches
   std::uint64_t cycles = 0;                               ///< modelled cycles (CycleModel)
+  std::uint64_t vector_stall_cycles = 0;                  ///< of `cycles`: the scalar core waiting for the vector unit
   std::map<std::string, std::uint64_t> by_mnemonic;       ///< non-zero counts per mnemonic ("c." forms count as base)
 
   std::uint64_t of(InsnClass c) const { return by_class[static_cast<std::size_t>(c)]; }

@@ -2,6 +2,7 @@
 // Instruction semantics (exec_*.cpp) read and write it directly; Machine (machine.cpp) is the public face.
 #pragma once
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -71,6 +72,9 @@ enum TrapCause : unsigned {
   kCauseFetchAccess = 1, kCauseIllegal = 2, kCauseBreakpoint = 3, kCauseLoadAccess = 5, kCauseStoreAccess = 7,
   kCauseEcallM = 11,
 };
+
+/// mstatus.VS (bits 10..9): vector state off (0), initial, clean, dirty (3). Vector instructions and CSRs need it on.
+inline constexpr std::uint64_t kMstatusVs = std::uint64_t{3} << 9;
 
 /// The encoding of `csrrs zero, minstret, zero`, the measured-region marker (docs/isa-lab.md).
 inline constexpr std::uint32_t kRegionMarker = 0xB0202073u;
@@ -156,7 +160,8 @@ class Core {
   /// Runs until a stop or the budget.
   void run_loop();
   /// Counts of an op array (by class, mnemonic) and cycles.
-  Counts make_counts(const std::array<std::uint64_t, kOpCount>& ops, std::uint64_t taken_branches) const;
+  Counts make_counts(const std::array<std::uint64_t, kOpCount>& ops, std::uint64_t taken_branches,
+                     std::uint64_t vector_stall) const;
 
   // --- configuration -----------------------------------------------------------------------------------------
   MachineConfig cfg;
@@ -199,11 +204,27 @@ class Core {
   std::uint8_t* vreg_ptr(unsigned i) { return vregs.data() + static_cast<std::size_t>(i) * vlenb; }
   const std::uint8_t* vreg_ptr(unsigned i) const { return vregs.data() + static_cast<std::size_t>(i) * vlenb; }
 
+  // --- vector timing (vector_timing.cpp) -----------------------------------------------------------------------
+  /// The vector unit's functional units (Ara's VALU, VLSU, SLDU, plus Marian's crypto unit).
+  enum class VUnit : std::uint8_t { alu, mem, permute, crypto, count };
+  std::array<std::uint64_t, 4> vunit_free{};   ///< cycle at which each unit accepts its next instruction
+  std::array<std::uint64_t, 32> vreg_ready{};  ///< cycle at which each vector register's pending write completes
+  std::vector<std::uint64_t> vqueue;           ///< start cycles of the last queue_depth vector instructions
+  std::uint64_t vissued = 0, vall_done = 0;
+  std::uint64_t vstall = 0;                    ///< cycles the scalar core waited for the vector unit
+  /// A vector instruction occupying unit `u` for `beats` cycles with `latency` cycles to its result; `reads` and
+  /// `writes` are masks of vector registers; `scalar_result`: the scalar core waits for it.
+  void vissue(VUnit u, std::uint64_t beats, std::uint32_t latency, std::uint32_t reads, std::uint32_t writes,
+              bool scalar_result = false);
+  /// The scalar core waits until the vector unit is idle (region markers, exit).
+  void vdrain();
+
   // --- measured region ---------------------------------------------------------------------------------------
   bool in_region = false;
   unsigned regions = 0;
   std::array<std::uint64_t, kOpCount> region_start{}, region_ops{};
   std::uint64_t region_start_taken = 0, region_taken = 0;
+  std::uint64_t region_start_vstall = 0, region_vstall = 0;
 
   // --- stop state --------------------------------------------------------------------------------------------
   bool stopped = false;

@@ -24,12 +24,13 @@ enum : unsigned {
   kMscratch = 0x340, kMepc = 0x341, kMcause = 0x342, kMtval = 0x343, kMip = 0x344,
   kMcycle = 0xB00, kMinstret = 0xB02, kMcycleh = 0xB80, kMinstreth = 0xB82,
   kCycle = 0xC00, kTime = 0xC01, kInstret = 0xC02, kCycleh = 0xC80, kTimeh = 0xC81, kInstreth = 0xC82,
+  kVstart = 0x008, kVxsat = 0x009, kVxrm = 0x00A, kVcsr = 0x00F, kVl = 0xC20, kVtype = 0xC21, kVlenb = 0xC22,
   kMvendorid = 0xF11, kMarchid = 0xF12, kMimpid = 0xF13, kMhartid = 0xF14, kMconfigptr = 0xF15,
 };
 }
 
 std::uint64_t Core::cycles_now() const {
-  std::uint64_t cycles = taken * cfg.cycle_model.taken_branch_penalty;
+  std::uint64_t cycles = taken * cfg.cycle_model.taken_branch_penalty + vstall;
   for (std::size_t op = 0; op < kOpCount; ++op) cycles += op_count[op] * op_cycles[op];
   return cycles;
 }
@@ -45,9 +46,9 @@ bool Core::csr_read(unsigned num, std::uint64_t& v) const {
     case kInstreth: case kMinstreth: v = ret >> 32; return rv32;
     case kMisa: {
       std::uint64_t letters = 0;
-      const char* const kLetters = "imafdc";
-      const std::uint64_t bits[] = {EXT(i), EXT(m), EXT(a), EXT(f), EXT(d), EXT(c)};
-      for (int k = 0; k < 6; ++k)
+      const char* const kLetters = "imafdcv";
+      const std::uint64_t bits[] = {EXT(i), EXT(m), EXT(a), EXT(f), EXT(d), EXT(c), EXT(v)};
+      for (int k = 0; k < 7; ++k)
         if (isa.extensions & bits[k]) letters |= std::uint64_t{1} << (kLetters[k] - 'a');
       v = (rv32 ? std::uint64_t{1} << 30 : std::uint64_t{2} << 62) | letters;
       return true;
@@ -62,6 +63,19 @@ bool Core::csr_read(unsigned num, std::uint64_t& v) const {
     case kMcause: v = mcause; return true;
     case kMtval: v = mtval; return true;
     case kMcounteren: case kMcountinhibit: v = 0; return true;
+    case kVstart: case kVxsat: case kVxrm: case kVcsr: case kVl: case kVtype: case kVlenb: {
+      if (vlen == 0 || (mstatus & kMstatusVs) == 0) return false;  // no vectors, or mstatus.VS off (as Spike)
+      switch (num) {
+        case kVstart: v = vstart; break;
+        case kVxsat: v = vxsat; break;
+        case kVxrm: v = vxrm; break;
+        case kVcsr: v = vxrm << 1 | vxsat; break;
+        case kVl: v = vl; break;
+        case kVtype: v = vtype; break;
+        default: v = vlenb; break;
+      }
+      return true;
+    }
     default:
       if (storage_csr(num, rv32)) {
         v = 0;
@@ -111,6 +125,15 @@ bool Core::csr_write(unsigned num, std::uint64_t v) {
     case kMcause: mcause = v; return true;
     case kMtval: mtval = v; return true;
     case kMisa: case kMcounteren: case kMcountinhibit: return true;  // WARL: writes ignored
+    case kVstart: case kVxsat: case kVxrm: case kVcsr: {
+      if (vlen == 0 || (mstatus & kMstatusVs) == 0) return false;
+      if (num == kVstart) vstart = v & (vlen - 1);  // WARL: enough bits for VLEN-1 (the largest element index)
+      else if (num == kVxsat) vxsat = v & 1;
+      else if (num == kVxrm) vxrm = v & 3;
+      else vxrm = (v >> 1) & 3, vxsat = v & 1;
+      mstatus |= kMstatusVs;  // dirty
+      return true;
+    }
     default: {
       if (storage_csr(num, rv32)) {
         for (auto& [n, value] : csr_store)
@@ -127,14 +150,17 @@ bool Core::csr_write(unsigned num, std::uint64_t v) {
 void Core::region_marker() {
   // Snapshots hold the counts of instructions retired before the marker, like a minstret read at that point:
   // a region counts its start marker and not its end marker, exactly the minstret delta of the two reads.
+  if (vlen) vdrain();  // a region's cycles include the vector work it started
   if (!in_region) {
     region_start = op_count;
     region_start_taken = taken;
+    region_start_vstall = vstall;
     in_region = true;
     return;
   }
   for (std::size_t op = 0; op < kOpCount; ++op) region_ops[op] += op_count[op] - region_start[op];
   region_taken += taken - region_start_taken;
+  region_vstall += vstall - region_start_vstall;
   in_region = false;
   ++regions;
 }

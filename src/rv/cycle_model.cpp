@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "cryptaccel/rv.hpp"
 
@@ -55,6 +56,25 @@ void CycleModel::set(std::string_view key, std::uint32_t value) {
   if (key == "taken-branch-penalty" || key == "taken_branch_penalty") {
     taken_branch_penalty = value;
     return;
+  }
+  if (key.substr(0, 7) == "vector-" || key.substr(0, 7) == "vector_") {
+    std::string field(key.substr(7));
+    for (auto& ch : field) ch = ch == '-' ? '_' : ch;
+    const std::pair<const char*, std::uint32_t*> fields[] = {
+        {"lanes", &vector.lanes},
+        {"alu_latency", &vector.alu_latency},
+        {"mem_latency", &vector.mem_latency},
+        {"permute_latency", &vector.permute_latency},
+        {"crypto_stages", &vector.crypto_stages},
+        {"crypto_lanes_per_eg", &vector.crypto_lanes_per_eg},
+        {"queue_depth", &vector.queue_depth}};
+    for (const auto& [name, ptr] : fields)
+      if (field == name) {
+        if (value == 0 && (field == "lanes" || field == "crypto_lanes_per_eg"))
+          throw std::invalid_argument("cycle model: '" + std::string(key) + "' must be at least 1");
+        *ptr = value;
+        return;
+      }
   }
   for (std::size_t i = 0; i < kClassCount; ++i) {
     std::string alt(kClassNames[i]);

@@ -30,14 +30,16 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
   if (cfg.max_instructions) budget = cfg.max_instructions;
   pc = ram_base;
   if (isa.extensions & EXT(zve32x)) {
+    for (unsigned n : {cfg.vlen, std::max(cfg.vlen, isa.min_vlen)})
+      if (n < 128 || n > 4096 || (n & (n - 1)) != 0)
+        throw std::invalid_argument("VLEN " + std::to_string(n) + " is not a power of two from 128 to 4096");
     vlen = std::max(cfg.vlen, isa.min_vlen);
-    if (vlen < 128 || vlen > 4096 || (vlen & (vlen - 1)) != 0)
-      throw std::invalid_argument("VLEN " + std::to_string(vlen) + " is not a power of two from 128 to 4096");
     if (cfg.elen != 32 && cfg.elen != 64) throw std::invalid_argument("ELEN must be 32 or 64");
     elen = std::min(cfg.elen, isa.max_elen);
     vlenb = vlen / 8;
     vregs.assign(32u * vlenb, 0);
     vtype = std::uint64_t{1} << (isa.xlen - 1);  // vill until the first vsetvl*, as on Spike
+    vqueue.assign(std::max<std::uint32_t>(cfg.cycle_model.vector.queue_depth, 1), 0);
   }
 }
 
@@ -80,6 +82,7 @@ std::uint64_t Core::store_fault(std::uint64_t at, const Insn& d, std::uint64_t a
 }
 
 void Core::exit(std::int64_t code) {
+  if (vlen) vdrain();
   stopped = true;
   budget = 0;
   last_retired = true;
@@ -123,10 +126,12 @@ void Core::run_loop() {
   if (!last_retired && stopped) --op_count[stop_op];  // the stopping instruction did not retire
 }
 
-Counts Core::make_counts(const std::array<std::uint64_t, kOpCount>& ops, std::uint64_t taken_branches) const {
+Counts Core::make_counts(const std::array<std::uint64_t, kOpCount>& ops, std::uint64_t taken_branches,
+                         std::uint64_t vector_stall) const {
   Counts c;
   c.taken_branches = taken_branches;
-  c.cycles = taken_branches * cfg.cycle_model.taken_branch_penalty;
+  c.cycles = taken_branches * cfg.cycle_model.taken_branch_penalty + vector_stall;
+  c.vector_stall_cycles = vector_stall;
   for (std::size_t op = 0; op < static_cast<std::size_t>(Op::decode_stub); ++op) {
     if (!ops[op]) continue;
     c.instret += ops[op];
@@ -208,8 +213,8 @@ RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
   r.stdout_bytes = std::move(c.out);
   r.stderr_bytes = std::move(c.err);
   r.console_bytes = std::move(c.console);
-  r.total = c.make_counts(c.op_count, c.taken);
-  r.region = c.make_counts(c.region_ops, c.region_taken);
+  r.total = c.make_counts(c.op_count, c.taken, c.vstall);
+  r.region = c.make_counts(c.region_ops, c.region_taken, c.region_vstall);
   r.regions = c.regions;
   r.traps = c.traps;
   const std::uint64_t b = symbol("begin_signature"), e = symbol("end_signature");

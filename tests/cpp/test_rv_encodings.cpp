@@ -19,7 +19,8 @@ using rv::kOpInfo;
 constexpr std::size_t kOps = static_cast<std::size_t>(rv::Op::decode_stub);
 
 std::string all_extensions(unsigned xlen) {
-  return "rv" + std::to_string(xlen) + "imac_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh";
+  return "rv" + std::to_string(xlen) +
+         "imacv_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh_zvbb_zvbc_zvkg_zvkned_zvknhb_zvksed_zvksh";
 }
 
 TEST(RvEncodings, EveryEntryDecodesToItselfOrAMoreSpecificAlias) {
@@ -80,7 +81,7 @@ TEST(RvEncodings, CryptoEntriesMatchTheSharedReference) {
     EXPECT_EQ(kOpInfo[op].mask, it->second.second) << name;
     ++compared;
   }
-  EXPECT_GE(compared, 45) << "scalar crypto and bit-manipulation entries compared";
+  EXPECT_GE(compared, 85) << "scalar and vector crypto and bit-manipulation entries compared";
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // rv_run: runs a RISC-V ELF on cryptaccel's simulator (a test and benchmark driver until `cryptaccel rv exec`
-// exists). Usage: rv_run [--isa STR] [--max N] [--cycle-model FILE] [--counts] ELF < stdin
+// exists). Usage: rv_run [--isa STR] [--vlen N] [--max N] [--cycle-model FILE] [--counts] ELF < stdin
 // stdout/stderr get the program's; the exit status is the program's (or 125 for any other stop, with the message).
 #include <cstdio>
 #include <cstring>
@@ -18,13 +18,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--isa" && i + 1 < argc) cfg.isa = argv[++i];
+    else if (a == "--vlen" && i + 1 < argc) cfg.vlen = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--max" && i + 1 < argc) cfg.max_instructions = std::stoull(argv[++i]);
     else if (a == "--cycle-model" && i + 1 < argc) cfg.cycle_model.load_file(argv[++i]);
     else if (a == "--counts") counts = true;
     else elf = a;
   }
   if (elf.empty()) {
-    std::cerr << "usage: rv_run [--isa STR] [--max N] [--cycle-model FILE] [--counts] ELF < stdin\n";
+    std::cerr << "usage: rv_run [--isa STR] [--vlen N] [--max N] [--cycle-model FILE] [--counts] ELF < stdin\n";
     return 2;
   }
   const std::vector<std::uint8_t> in((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
@@ -36,11 +37,12 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "# instret %llu cycles %llu seconds %.3f MIPS %.1f\n",
                    static_cast<unsigned long long>(r.total.instret), static_cast<unsigned long long>(r.total.cycles),
                    r.seconds, r.seconds > 0 ? r.total.instret / r.seconds / 1e6 : 0.0);
-      std::fprintf(stderr, "# region x%u instret %llu cycles %llu\n", r.regions,
-                   static_cast<unsigned long long>(r.region.instret), static_cast<unsigned long long>(r.region.cycles));
+      std::fprintf(stderr, "# region x%u instret %llu cycles %llu (vector stall %llu)\n", r.regions,
+                   static_cast<unsigned long long>(r.region.instret), static_cast<unsigned long long>(r.region.cycles),
+                   static_cast<unsigned long long>(r.region.vector_stall_cycles));
       for (std::size_t c = 0; c < rv::kClassCount; ++c)
         if (r.total.by_class[c])
-          std::fprintf(stderr, "#   %-11s %12llu %12llu\n", std::string(rv::class_name(static_cast<rv::InsnClass>(c))).c_str(),
+          std::fprintf(stderr, "#   %-17s %12llu %12llu\n", std::string(rv::class_name(static_cast<rv::InsnClass>(c))).c_str(),
                        static_cast<unsigned long long>(r.total.by_class[c]), static_cast<unsigned long long>(r.region.by_class[c]));
     }
     if (!r.exited()) {

