@@ -5,7 +5,8 @@
 //  - conversion of bytes-like arguments (ByteArg, byte_arg.hpp),
 //  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
 //  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
-// The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp.
+// The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp, SHA-crypt
+// (cryptaccel.shacrypt) in shacrypt_bindings.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -25,6 +26,7 @@
 #include "cryptaccel/rsa.hpp"
 #include "gil.hpp"
 #include "hash_bindings.hpp"
+#include "shacrypt_bindings.hpp"
 
 namespace nb = nanobind;
 namespace ca = cryptaccel;
@@ -306,4 +308,5 @@ NB_MODULE(_cryptaccel, m) {
   m.def("_xts_tweak", &xts_tweak, nb::arg("n"), "_xts_tweak(n) -> bytes");
 
   pyca::register_hash_bindings(m);
+  pyca::register_shacrypt_bindings(m);
 }

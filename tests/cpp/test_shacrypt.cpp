@@ -4,12 +4,15 @@
 #include <crypt.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "algo/shacrypt.hpp"
+#include "cpu/cpu_shacrypt.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/shacrypt.hpp"
@@ -195,6 +198,60 @@ INSTANTIATE_TEST_SUITE_P(Engines, ShaCryptEngine, testing::ValuesIn(engine_names
                            for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
                            return name;
                          });
+
+// The cpu engine's SHA-crypt backends, each forced in turn, against ref on candidates of many lengths (lanes then
+// hold templates of different block counts) and several salts per batch. A backend this CPU cannot run (or that
+// CRYPTACCEL_CPU_MASK hides; ctest runs this file masked too) skips with the reason.
+class ShaCryptCpuBackend : public testing::TestWithParam<std::string> {};
+
+TEST_P(ShaCryptCpuBackend, EqualsRefOnMixedLengthsAndSalts) {
+  const std::string name = GetParam();
+  const ShaCryptVariant variant = name.rfind("sha512", 0) == 0 ? ShaCryptVariant::sha512 : ShaCryptVariant::sha256;
+  for (const cpu::HashBackend& b : cpu::shacrypt_backends(variant))
+    if (b.name == name && !b.missing.empty()) GTEST_SKIP() << name << ": " << b.missing;
+  std::mt19937_64 rng(79);
+  std::vector<ShaCryptSetting> settings(3);
+  for (std::size_t i = 0; i < settings.size(); ++i) {
+    settings[i].variant = variant;
+    settings[i].rounds = 1000;
+    settings[i].salt = std::string(i * 7, 'a' + static_cast<char>(i));
+  }
+  std::vector<std::string> passwords;
+  for (std::size_t len : {0u, 3u, 8u, 8u, 8u, 8u, 8u, 8u, 8u, 8u, 20u, 47u, 55u, 64u, 65u, 100u, 129u, 150u, 200u})
+    passwords.push_back(std::string(len, static_cast<char>('A' + len % 26)));
+  std::vector<bytes> digests(passwords.size(), bytes(variant == ShaCryptVariant::sha512 ? 64 : 32));
+  std::vector<ShaCryptJob> jobs;
+  for (std::size_t i = 0; i < passwords.size(); ++i)
+    jobs.push_back(ShaCryptJob{text(passwords[i]), &settings[rng() % settings.size()], digests[i]});
+  cpu::run_shacrypt_backend(name, jobs);
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    ASSERT_EQ(jobs[i].status, JobStatus::ok) << i;
+    EXPECT_EQ(shacrypt_format(*jobs[i].setting, digests[i]), shacrypt_hash(text(passwords[i]), *jobs[i].setting, "ref"))
+        << name << ", password length " << passwords[i].size() << ", salt " << jobs[i].setting->salt;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, ShaCryptCpuBackend,
+                         testing::Values("sha256-shani-x2", "sha256-avx2-x8", "sha512-avx2-x4", "portable"),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           for (char& c : name) c = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
+
+TEST(ShaCryptCpu, BackendNamesAndErrors) {
+  EXPECT_THROW(cpu::run_shacrypt_backend("no-such-backend", {}), std::invalid_argument);
+  ShaCryptSetting s;  // sha512crypt
+  std::uint8_t d[64];
+  const std::string pw = "x";
+  std::vector<ShaCryptJob> jobs = {{text(pw), &s, mutable_bytes(d, 64)}};
+  for (const cpu::HashBackend& b : cpu::shacrypt_backends(ShaCryptVariant::sha256)) {
+    if (b.name != "portable" && b.missing.empty()) {
+      EXPECT_THROW(cpu::run_shacrypt_backend(b.name, jobs), std::invalid_argument);
+    }
+  }
+  EXPECT_FALSE(cpu::default_shacrypt_backend(ShaCryptVariant::sha512).empty());
+}
 
 TEST(ShaCryptParse, SettingsAndHashes) {
   ShaCryptHash h = parse_shacrypt("$6$saltstring");

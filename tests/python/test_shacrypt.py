@@ -1,0 +1,169 @@
+"""cryptaccel.shacrypt against passlib (libxcrypt through its os_crypt backend, and its own pure-Python builtin
+backend) and ``openssl passwd -5 / -6`` on random passwords and salts, the specification's vectors, rounds variants
+and bad input, on every engine (engines this machine lacks are skipped with their reason)."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import subprocess
+from typing import List
+
+import pytest
+
+import cryptaccel
+from cryptaccel import shacrypt
+
+passlib_hash = pytest.importorskip("passlib.hash", reason="passlib is not installed (pip install passlib)")
+
+ALPHABET = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "7007"))
+
+
+def all_engines() -> List[str]:
+    return [e["name"] for e in cryptaccel.engines()]
+
+
+@pytest.fixture(params=all_engines())
+def any_engine(request) -> str:
+    """Every engine of this build; unavailable ones (or ones without SHA-crypt) skip with the reason."""
+    name = request.param
+    try:
+        shacrypt.hash(b"", salt="x", rounds=1000, engine=name)
+    except cryptaccel.EngineUnavailable as why:
+        pytest.skip(str(why))
+    return name
+
+
+def passlib_crypt(variant: int, password: bytes, salt: str, rounds: int, backend: str = "os_crypt") -> str:
+    cls = passlib_hash.sha512_crypt if variant == 512 else passlib_hash.sha256_crypt
+    handler = cls.using(salt=salt, rounds=rounds)
+    if backend != "os_crypt":
+        handler = type("h", (handler,), {})  # a subclass, so that set_backend leaves the shared class alone
+        handler.set_backend(backend)
+    return handler.hash(password)
+
+
+def random_password(rng: random.Random, n: int) -> bytes:
+    # No NUL (crypt(3) reads C strings) and no CR/LF (openssl passwd -stdin reads lines).
+    return bytes(rng.choice([b for b in range(1, 256) if b not in (10, 13)]) for _ in range(n))
+
+
+SPEC = [
+    ("$5$saltstring", b"Hello world!", "$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5"),
+    ("$5$rounds=10000$saltstringsaltstring", b"Hello world!",
+     "$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA"),
+    ("$5$rounds=10$roundstoolow", b"the minimum number is still observed",
+     "$5$rounds=1000$roundstoolow$yfvwcWrQ8l/K0DAWyuPMDNHpIVlTQebY9l/gL972bIC"),
+    ("$6$saltstring", b"Hello world!",
+     "$6$saltstring$svn8UoSVapNtMuq1ukKS4tPQd8iKwSMHWjl/O817G3uBnIFNjnQJuesI68u4OTLiBFdcbYEdFCoEOfaS35inz1"),
+    ("$6$rounds=1400$anotherlongsaltstring",
+     b"a very much longer text to encrypt.  This one even stretches over morethan one line.",
+     "$6$rounds=1400$anotherlongsalts$POfYwTEok97VWcjxIiSOjiykti.o/pQs.wPvMxQ6Fm7I6IoYN3CmLs66x9t0oSwbtEW7o7UmJEiDwGqd8p4ur1"),
+    ("$6$rounds=10$roundstoolow", b"the minimum number is still observed",
+     "$6$rounds=1000$roundstoolow$kUMsbe306n21p9R.FRkW3IGn.S9NPN0x50YhH1xhLsPuWGsUSklZt58jaTfF4ZEQpyUNGc0dqbpBYYBaHHrsX."),
+]
+
+
+@pytest.mark.parametrize("setting,password,expected", SPEC, ids=[s for s, _, _ in SPEC])
+def test_specification_vectors(any_engine, setting, password, expected):
+    assert shacrypt.hash_setting(password, setting, engine=any_engine) == expected
+    assert shacrypt.verify(password, expected, engine=any_engine)
+    assert not shacrypt.verify(password + b"x", expected, engine=any_engine)
+
+
+@pytest.mark.parametrize("variant", [256, 512])
+def test_random_passwords_and_salts_equal_passlib(any_engine, variant):
+    rng = random.Random(SEED + variant)
+    for case in range(24):
+        password = random_password(rng, rng.randrange(0, 201))
+        salt = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 21)))
+        rounds = rng.choice([1000, 1001, 1234, 5000])
+        expected = passlib_crypt(variant, password, salt[:16], rounds)
+        got = shacrypt.hash(password, salt=salt[:16], rounds=rounds, variant=variant, engine=any_engine)
+        assert got == expected, f"case {case}: password {password!r}, salt {salt!r}, rounds {rounds}"
+        # The full salt (up to 20 characters) through a setting string: cut at 16 as glibc does.
+        prefix = f"${5 if variant == 256 else 6}$" + ("" if rounds == 5000 else f"rounds={rounds}$")
+        assert shacrypt.hash_setting(password, prefix + salt, engine=any_engine) == expected
+        assert shacrypt.verify(password, expected, engine=any_engine)
+
+
+@pytest.mark.parametrize("variant", [256, 512])
+def test_equal_passlib_builtin_backend(variant):
+    """passlib's pure-Python implementation: independent of libxcrypt."""
+    rng = random.Random(SEED + 1000 + variant)
+    for length in (0, 1, 63, 64, 65, 127, 128, 129, 200):
+        password = random_password(rng, length)
+        salt = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 17)))
+        expected = passlib_crypt(variant, password, salt, 1000, backend="builtin")
+        assert shacrypt.hash(password, salt=salt, rounds=1000, variant=variant) == expected, (length, salt)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="the openssl command is not installed")
+@pytest.mark.parametrize("variant", [256, 512])
+def test_random_passwords_equal_openssl_passwd(any_engine, variant):
+    rng = random.Random(SEED + 2000 + variant)
+    for case in range(10):
+        password = random_password(rng, rng.randrange(0, 201))
+        salt = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(1, 21)))
+        out = subprocess.run(["openssl", "passwd", "-5" if variant == 256 else "-6", "-salt", salt, "-stdin"],
+                             input=password + b"\n", capture_output=True, check=True)
+        expected = out.stdout.decode().strip()
+        assert shacrypt.hash(password, salt=salt[:16], variant=variant, engine=any_engine) == expected, \
+            f"case {case}: password {password!r}, salt {salt!r}"
+
+
+def test_hash_many_mixes_settings_and_equals_one_by_one(any_engine):
+    rng = random.Random(SEED + 3000)
+    passwords = [random_password(rng, rng.randrange(0, 90)) for _ in range(40)]
+    settings = [rng.choice(["$6$rounds=1000$aa", "$5$rounds=1000$bb", "$6$rounds=1100$cccccccccccccccc",
+                            "$5$rounds=1003$"]) for _ in passwords]
+    many = shacrypt.hash_many(passwords, settings, engine=any_engine)
+    assert many == [shacrypt.hash_setting(p, s, engine="ref") for p, s in zip(passwords, settings)]
+    one = shacrypt.hash_many(passwords[:9], "$6$rounds=1000$same", engine=any_engine)
+    assert one == [passlib_crypt(512, p, "same", 1000) for p in passwords[:9]]
+
+
+def test_random_salts_and_str_passwords():
+    a = shacrypt.hash("correct horse", rounds=1000)
+    b = shacrypt.hash("correct horse", rounds=1000)
+    assert a != b
+    assert a.startswith("$6$rounds=1000$") and len(shacrypt.parse(a)["salt"]) == 16
+    assert shacrypt.verify("correct horse", a) and shacrypt.verify("correct horse".encode(), a)
+    assert not shacrypt.verify("correct horsE", a)
+    h = shacrypt.hash("pässwörd", salt="s", variant=256)
+    assert h == passlib_crypt(256, "pässwörd".encode("utf-8"), "s", 5000)
+    assert shacrypt.hash(bytearray(b"pw"), salt="s") == shacrypt.hash(memoryview(b"pw"), salt=b"s")
+
+
+def test_parse():
+    p = shacrypt.parse(SPEC[1][2])
+    assert p["variant"] == 256 and p["rounds"] == 10000 and p["rounds_explicit"] and p["salt"] == "saltstringsaltst"
+    assert len(p["digest"]) == 32
+    p = shacrypt.parse("$6$rounds=10$x")
+    assert p["rounds"] == 1000 and p["digest"] is None
+
+
+@pytest.mark.parametrize("call", [
+    lambda: shacrypt.hash(b"x", salt="a" * 17),
+    lambda: shacrypt.hash(b"x", salt="a$b"),
+    lambda: shacrypt.hash(b"x", salt="a:b"),
+    lambda: shacrypt.hash(b"x", rounds=999),
+    lambda: shacrypt.hash(b"x", rounds=1_000_000_000),
+    lambda: shacrypt.hash(b"x", variant=384),
+    lambda: shacrypt.verify(b"x", "$6$saltonly"),
+    lambda: shacrypt.verify(b"x", "$1$abc$def"),
+    lambda: shacrypt.verify(b"x", "$6$salt$tooshort"),
+    lambda: shacrypt.hash_many([b"a", b"b"], ["$6$a", "$6$b", "$6$c"]),
+], ids=["salt-17", "salt-dollar", "salt-colon", "rounds-low", "rounds-high", "variant", "no-hash", "md5crypt",
+        "short-hash", "settings-count"])
+def test_bad_input_raises_invalid_argument(call):
+    with pytest.raises(cryptaccel.InvalidArgument) as info:
+        call()
+    assert "\n" not in str(info.value) and str(info.value)
+
+
+def test_unknown_engine():
+    with pytest.raises(cryptaccel.EngineUnavailable):
+        shacrypt.hash(b"x", salt="s", engine="no-such-engine")
