@@ -18,9 +18,9 @@ bool overlaps_partially(bytes_view in, mutable_bytes out) {
 }
 
 std::string check(const CipherSpec& spec, Direction dir, std::size_t xts_unit, const CipherJob& job) {
-  const std::string name = spec.name();
+  const auto name = [&] { return spec.name(); };  // built only for an error message
   if (job.key.size() != spec.key_size())
-    return "invalid key length " + std::to_string(job.key.size()) + " bytes for " + name + " (expected " +
+    return "invalid key length " + std::to_string(job.key.size()) + " bytes for " + name() + " (expected " +
            std::to_string(spec.key_size()) + ")";
   switch (spec.mode) {
     case Mode::ecb:
@@ -32,7 +32,7 @@ std::string check(const CipherSpec& spec, Direction dir, std::size_t xts_unit, c
       break;
     default:
       if (job.iv.size() != 16)
-        return "invalid IV length " + std::to_string(job.iv.size()) + " bytes for " + name + " (expected 16)";
+        return "invalid IV length " + std::to_string(job.iv.size()) + " bytes for " + name() + " (expected 16)";
   }
   if (spec.mode == Mode::xts) {
     const std::size_t half = job.key.size() / 2;

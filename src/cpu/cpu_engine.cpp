@@ -1,7 +1,6 @@
 // The `cpu` engine: x86-64 crypto instructions on every core. Backends (one file each) are chosen here from CPUID;
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
 //   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH
-//   SHA-crypt             cpu_shacrypt.cpp    rounds of many candidates in lock-step on the multi-buffer SHA-2 kernels
 //   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
 //                                             one message at a time, SHA-NI / portable block functions for streaming
 //   SM4 ECB/CBC/CTR/GCM   sm4_modes.cpp       SM4 S-box through AESENCLAST + PSHUFB affine maps (sm4_aesni_*.cpp),
@@ -11,7 +10,6 @@
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
-#include "cpu/cpu_shacrypt.hpp"
 #include "cpu/openssl_aes.hpp"
 #include "cpu/sm4_modes.hpp"
 
@@ -41,7 +39,11 @@ class CpuEngine final : public engine::Engine {
         if (job.status == JobStatus::pending) sm4_cpu_run(spec, dir, job);
       return;
     }
-    EvpContext ctx;
+    EvpContext& ctx = EvpContext::for_this_thread();
+    struct WipeOnExit {
+      EvpContext& ctx;
+      ~WipeOnExit() { ctx.wipe_key(); }
+    } wipe{ctx};
     for (CipherJob& job : jobs)
       if (job.status == JobStatus::pending) openssl_aes_run(ctx, spec, dir, job, options.xts_unit);
   }
@@ -59,9 +61,6 @@ class CpuEngine final : public engine::Engine {
   }
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override { cpu_keccak_permutations(states); }
-
-  bool supports_shacrypt(ShaCryptVariant) const override { return true; }
-  void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override { cpu_shacrypt_batch(jobs); }
 };
 
 }  // namespace

@@ -18,6 +18,9 @@ namespace cryptaccel::cpu {
 
 struct EvpContext::Impl {
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+  const EVP_CIPHER* cipher = nullptr;  ///< the cipher ctx is set up for (nullptr: none, or after an error)
+  int gcm_iv_len = -1;                 ///< the IV length set on a GCM ctx
+  bool keyed = false;                  ///< a caller's key may be in ctx
   ~Impl() { EVP_CIPHER_CTX_free(ctx); }  // EVP_CIPHER_CTX_free cleanses the key schedule
 };
 
@@ -25,6 +28,28 @@ EvpContext::EvpContext() : impl_(std::make_unique<Impl>()) {
   if (!impl_->ctx) throw std::bad_alloc();
 }
 EvpContext::~EvpContext() = default;
+
+EvpContext& EvpContext::for_this_thread() {
+  thread_local EvpContext context;
+  return context;
+}
+
+void EvpContext::wipe_key() noexcept {
+  Impl& s = *impl_;
+  if (!s.keyed) return;
+  s.keyed = false;
+  // Re-keying overwrites the schedule in place; XTS refuses equal key halves, hence the second half of 0xff.
+  std::uint8_t dummy[64] = {};
+  const int key_len = s.cipher ? EVP_CIPHER_get_key_length(s.cipher) : 0;
+  if (key_len > 0 && key_len <= static_cast<int>(sizeof dummy)) {
+    std::memset(dummy + key_len / 2, 0xff, static_cast<std::size_t>(key_len / 2));
+    if (EVP_CipherInit_ex2(s.ctx, nullptr, dummy, nullptr, 1, nullptr) == 1) return;
+  }
+  ERR_clear_error();
+  EVP_CIPHER_CTX_reset(s.ctx);  // cleanses; the next job sets the cipher up again
+  s.cipher = nullptr;
+  s.gcm_iv_len = -1;
+}
 
 namespace {
 
@@ -223,16 +248,27 @@ void openssl_aes_run(EvpContext& context, const CipherSpec& spec, Direction dir,
     // (constant-time, byte-identical) serves them rather than failing.
     return ref::run_cipher_job(spec, dir, job, xts_unit);
   }
-  EVP_CIPHER_CTX* ctx = context.impl().ctx;
+  EvpContext::Impl& state = context.impl();
+  EVP_CIPHER_CTX* ctx = state.ctx;
   const int enc = dir == Direction::encrypt;
-  const bool ok =
-      spec.mode == Mode::gcm
-          ? EVP_CipherInit_ex2(ctx, evp_cipher(spec), nullptr, nullptr, enc, nullptr) == 1 &&
-                EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(job.iv.size()), nullptr) == 1 &&
-                EVP_CipherInit_ex2(ctx, nullptr, job.key.data(), job.iv.data(), enc, nullptr) == 1
-          : EVP_CipherInit_ex2(ctx, evp_cipher(spec), job.key.data(),
-                               spec.mode == Mode::ecb || spec.mode == Mode::xts ? nullptr : job.iv.data(), enc,
-                               nullptr) == 1;
+  const EVP_CIPHER* cipher = evp_cipher(spec);
+  if (state.cipher != cipher) {  // set up for another cipher (allocates); otherwise only key and IV are loaded
+    state.cipher = nullptr;
+    state.gcm_iv_len = -1;
+    if (EVP_CipherInit_ex2(ctx, cipher, nullptr, nullptr, enc, nullptr) != 1)
+      return fail(job, JobStatus::invalid_argument, openssl_error());
+    state.cipher = cipher;
+  }
+  bool ok = true;
+  if (spec.mode == Mode::gcm && state.gcm_iv_len != static_cast<int>(job.iv.size())) {
+    ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(job.iv.size()), nullptr) == 1;
+    state.gcm_iv_len = ok ? static_cast<int>(job.iv.size()) : -1;
+  }
+  state.keyed = true;
+  ok = ok && EVP_CipherInit_ex2(ctx, nullptr, job.key.data(),
+                                spec.mode == Mode::ecb || spec.mode == Mode::xts ? nullptr : job.iv.data(), enc,
+                                nullptr) == 1;
+  if (!ok) state.cipher = nullptr;  // set up afresh next time
   if (!ok) return fail(job, JobStatus::invalid_argument, openssl_error());
   switch (spec.mode) {
     case Mode::ecb:

@@ -12,13 +12,19 @@
 
 namespace cryptaccel::cpu {
 
-/// An EVP cipher context reused across the jobs of one engine call (one per thread).
+/// An EVP cipher context reused across jobs and engine calls on one thread: setting up a context for a cipher
+/// allocates, so jobs with the cipher of the previous job only load their key and IV (as `openssl speed` does).
+/// The key schedule left in it is overwritten by wipe_key() at the end of every engine call.
 class EvpContext {
  public:
   EvpContext();
   ~EvpContext();
   EvpContext(const EvpContext&) = delete;
   EvpContext& operator=(const EvpContext&) = delete;
+  /// This thread's context.
+  static EvpContext& for_this_thread();
+  /// Replaces the loaded key schedule (and GCM's H) with one from a fixed non-secret key.
+  void wipe_key() noexcept;
   struct Impl;
   Impl& impl() { return *impl_; }
 

@@ -39,20 +39,21 @@ std::span<const Engine* const> registered_engines() {
 namespace {
 
 /// The one selection rule, for any request: `auto` takes the first available engine that can serve it; a named
-/// engine must exist, be available and serve it. `what` names the request in error messages.
-template <class CanServe>
-const Engine& select(std::string_view requested, const std::string& what, CanServe can_serve) {
+/// engine must exist, be available and serve it. `what()` names the request in error messages; it is only called
+/// on an error, so that a successful selection (once per batch call) builds no strings.
+template <class CanServe, class What>
+const Engine& select(std::string_view requested, What what, CanServe can_serve) {
   if (requested.empty() || requested == "auto") {
     for (const Engine* e : registered_engines())
       if (e->unavailable_reason().empty() && can_serve(*e)) return *e;
-    throw EngineUnavailable("no available engine supports " + what);
+    throw EngineUnavailable("no available engine supports " + what());
   }
   for (const Engine* e : registered_engines()) {
     if (e->name() != requested) continue;
     if (auto why = e->unavailable_reason(); !why.empty())
       throw EngineUnavailable("engine '" + std::string(requested) + "' is not available: " + why);
     if (!can_serve(*e))
-      throw EngineUnavailable("engine '" + std::string(requested) + "' does not support " + what);
+      throw EngineUnavailable("engine '" + std::string(requested) + "' does not support " + what());
     return *e;
   }
   for (auto known : kKnownEngines)
@@ -64,32 +65,21 @@ const Engine& select(std::string_view requested, const std::string& what, CanSer
 }  // namespace
 
 const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir) {
-  return select(requested, spec.name() + " " + direction_name(dir),
+  return select(requested, [&] { return spec.name() + " " + direction_name(dir); },
                 [&](const Engine& e) { return e.supports(spec, dir); });
 }
 
 const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use) {
-  const std::string name(hash_info(algorithm).name);
+  const auto name = [&] { return std::string(hash_info(algorithm).name); };
   if (use == HashUse::streaming)
-    return select(requested, "streaming " + name, [&](const Engine& e) { return e.hash_blocks_function(algorithm) != nullptr; });
+    return select(requested, [&] { return "streaming " + name(); },
+                  [&](const Engine& e) { return e.hash_blocks_function(algorithm) != nullptr; });
   return select(requested, name, [&](const Engine& e) { return e.supports_hash(algorithm); });
 }
 
-const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt) {
-  const std::string what = sha256crypt && sha512crypt ? "sha256crypt and sha512crypt"
-                                                      : (sha256crypt ? "sha256crypt" : "sha512crypt");
-  return select(requested, what, [=](const Engine& e) {
-    return (!sha256crypt || e.supports_shacrypt(ShaCryptVariant::sha256)) &&
-           (!sha512crypt || e.supports_shacrypt(ShaCryptVariant::sha512));
-  });
-}
-
 const Engine& select_keccak_engine(std::string_view requested) {
-  return select(requested, "keccak-f[1600] batches", [](const Engine& e) { return e.supports_keccak_batch(); });
-}
-
-const Engine& select_rsa_engine(std::string_view requested, std::size_t bits) {
-  return select(requested, "RSA-" + std::to_string(bits), [=](const Engine& e) { return e.supports_rsa(bits); });
+  return select(requested, [] { return std::string("keccak-f[1600] batches"); },
+                [](const Engine& e) { return e.supports_keccak_batch(); });
 }
 
 }  // namespace cryptaccel::engine

@@ -1,26 +1,50 @@
 // A small fork-join pool. Each parallel_for posts up to threads-1 "tickets" to the shared queue; a worker that takes a
 // ticket joins the loop over the items. The caller works on the items too, then withdraws its tickets that no worker
 // has taken yet, so a parallel_for never waits for a queued ticket: nesting cannot deadlock.
+//
+// Waking a sleeping thread through the kernel takes tens of microseconds (more in a VM), as long as a 1 MiB AES-CTR
+// piece takes to encrypt: so a worker that runs out of tickets, and a caller waiting for its helpers, first spin for
+// a short while (kSpin) before they sleep. Back-to-back calls (a stream of batches) then never sleep.
 #include "engine/thread_pool.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 namespace cryptaccel::engine {
 namespace {
+
+/// How long a worker or a waiting caller spins before it sleeps.
+constexpr auto kSpin = std::chrono::microseconds(100);
+
+/// Spins until `done()` or kSpin has passed; returns done().
+template <class Done>
+bool spin_until(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpin;
+  for (unsigned i = 0;; ++i) {
+    if (done()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+    if (i % 64 == 63 && std::chrono::steady_clock::now() >= deadline) return done();
+  }
+}
 
 /// One parallel_for call; lives on the caller's stack until every taken ticket has finished.
 struct Loop {
   std::size_t n = 0;
   const std::function<void(std::size_t)>* fn = nullptr;
   std::atomic<std::size_t> next{0};
-  std::size_t running_tickets = 0;  // guarded by the pool mutex
+  std::atomic<std::size_t> running_tickets{0};  // changed under the pool mutex; read without it while spinning
   std::exception_ptr error;         // guarded by the pool mutex
   std::condition_variable finished;
 
@@ -48,6 +72,7 @@ class Pool {
     {
       std::lock_guard lock(mutex_);
       stopping_ = true;
+      stopping_flag_.store(true);
     }
     wake_.notify_all();
     for (auto& t : threads_) t.join();
@@ -58,6 +83,7 @@ class Pool {
     {
       std::lock_guard lock(mutex_);
       for (std::size_t i = 0; i < helpers; ++i) queue_.push_back(&loop);
+      queued_.store(queue_.size(), std::memory_order_release);
     }
     if (helpers == 1) wake_.notify_one();
     else if (helpers > 1) wake_.notify_all();
@@ -65,7 +91,13 @@ class Pool {
     std::exception_ptr mine = loop.work();
     std::unique_lock lock(mutex_);
     queue_.erase(std::remove(queue_.begin(), queue_.end(), &loop), queue_.end());  // withdraw untaken tickets
-    loop.finished.wait(lock, [&] { return loop.running_tickets == 0; });
+    queued_.store(queue_.size(), std::memory_order_release);
+    if (loop.running_tickets.load() != 0) {
+      lock.unlock();
+      spin_until([&] { return loop.running_tickets.load(std::memory_order_acquire) == 0; });
+      lock.lock();  // also waits until the last worker has left notify_all, so `loop` may go
+    }
+    loop.finished.wait(lock, [&] { return loop.running_tickets.load() == 0; });
     if (!loop.error) loop.error = mine;
     if (loop.error) std::rethrow_exception(loop.error);
   }
@@ -74,10 +106,16 @@ class Pool {
   void worker() {
     std::unique_lock lock(mutex_);
     for (;;) {
+      if (queue_.empty() && !stopping_) {
+        lock.unlock();
+        spin_until([&] { return queued_.load(std::memory_order_acquire) != 0 || stopping_flag_.load(); });
+        lock.lock();
+      }
       wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (stopping_) return;
       Loop* loop = queue_.front();
       queue_.pop_front();
+      queued_.store(queue_.size(), std::memory_order_release);
       ++loop->running_tickets;
       lock.unlock();
       std::exception_ptr error = loop->work();
@@ -90,7 +128,9 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Loop*> queue_;
+  std::atomic<std::size_t> queued_{0};  ///< queue_.size(), for spinning workers (written under mutex_)
   bool stopping_ = false;
+  std::atomic<bool> stopping_flag_{false};  ///< stopping_, for spinning workers
   std::vector<std::thread> threads_;
 };
 
