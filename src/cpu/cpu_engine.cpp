@@ -1,6 +1,7 @@
 // The `cpu` engine: x86-64 crypto instructions on every core. Backends (one file each) are chosen here from CPUID;
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
 //   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH
+//   SHA-crypt             cpu_shacrypt.cpp    rounds of many candidates in lock-step on the multi-buffer SHA-2 kernels
 //   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
 //                                             one message at a time, SHA-NI / portable block functions for streaming
 //   SM4 ECB/CBC/CTR/GCM   sm4_modes.cpp       SM4 S-box through AESENCLAST + PSHUFB affine maps (sm4_aesni_*.cpp),
@@ -10,6 +11,7 @@
 
 #include "cpu/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
+#include "cpu/cpu_shacrypt.hpp"
 #include "cpu/openssl_aes.hpp"
 #include "cpu/sm4_modes.hpp"
 
@@ -61,6 +63,9 @@ class CpuEngine final : public engine::Engine {
   }
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override { cpu_keccak_permutations(states); }
+
+  bool supports_shacrypt(ShaCryptVariant) const override { return true; }
+  void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override { cpu_shacrypt_batch(jobs); }
 };
 
 }  // namespace

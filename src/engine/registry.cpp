@@ -77,9 +77,25 @@ const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algor
   return select(requested, name, [&](const Engine& e) { return e.supports_hash(algorithm); });
 }
 
+const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt) {
+  const auto what = [=] {
+    return std::string(sha256crypt && sha512crypt ? "sha256crypt and sha512crypt"
+                                                  : (sha256crypt ? "sha256crypt" : "sha512crypt"));
+  };
+  return select(requested, what, [=](const Engine& e) {
+    return (!sha256crypt || e.supports_shacrypt(ShaCryptVariant::sha256)) &&
+           (!sha512crypt || e.supports_shacrypt(ShaCryptVariant::sha512));
+  });
+}
+
 const Engine& select_keccak_engine(std::string_view requested) {
   return select(requested, [] { return std::string("keccak-f[1600] batches"); },
                 [](const Engine& e) { return e.supports_keccak_batch(); });
+}
+
+const Engine& select_rsa_engine(std::string_view requested, std::size_t bits) {
+  return select(requested, [=] { return "RSA-" + std::to_string(bits); },
+                [=](const Engine& e) { return e.supports_rsa(bits); });
 }
 
 }  // namespace cryptaccel::engine
