@@ -22,4 +22,8 @@ int run_hash(const std::vector<std::string>& args);
 /// "cryptaccel rv: ..." on stderr and status 1; `rv exec` returns the program's status (125: stopped by the simulator).
 int run_rv(const std::vector<std::string>& args);
 
+/// `cryptaccel crack`: dictionary attack (words x hashcat rules) on SHA-crypt and raw hex digests with hashcat's
+/// potfile, --show/--left, status line and exit codes (0 all cracked, 1 exhausted, 2 aborted, 255 error).
+int run_crack(const std::vector<std::string>& args);
+
 }  // namespace cryptaccel::cli

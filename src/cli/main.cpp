@@ -31,7 +31,7 @@ int list_engines() {
 
 int main(int argc, char** argv) {
   // enc/dec take openssl-style single-dash long options (-aes-128-cbc, -in), which CLI11 cannot parse: they get
-  // their arguments untouched. speed, hash and rv parse their own (with their own error prefix).
+  // their arguments untouched. speed, hash, rv and crack parse their own (with their own error prefix).
   if (argc >= 2) {
     const std::string_view sub = argv[1];
     if (sub == "enc" || sub == "dec") {
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     if (sub == "speed") return cryptaccel::cli::run_speed(std::vector<std::string>(argv + 2, argv + argc));
     if (sub == "hash") return cryptaccel::cli::run_hash(std::vector<std::string>(argv + 2, argv + argc));
     if (sub == "rv") return cryptaccel::cli::run_rv(std::vector<std::string>(argv + 2, argv + argc));
+    if (sub == "crack") return cryptaccel::cli::run_crack(std::vector<std::string>(argv + 2, argv + argc));
   }
 
   CLI::App app{"cryptaccel: accelerated cryptography (AES and SM4 in ECB, CBC, CTR, GCM, XTS; SHA-2, SHA-3, SHAKE, SM3)",
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("speed", "measure engine throughput like `openssl speed` (see `cryptaccel speed --help`)");
   app.add_subcommand("hash", "message digests like `sha256sum`, any algorithm (see `cryptaccel hash --help`)");
   app.add_subcommand("rv", "the RISC-V crypto-ISA lab: run, check and count kernels (see `cryptaccel rv --help`)");
+  app.add_subcommand("crack", "dictionary attack on sha512crypt/sha256crypt and raw hashes, hashcat-style (see `cryptaccel crack --help`)");
   CLI::App* engines = app.add_subcommand("engines", "list the engines and whether each is usable here");
 
   if (argc >= 2 && argv[1][0] != '-') {

@@ -1,0 +1,44 @@
+// `cryptaccel crack`: command-line options.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "crack_targets.hpp"
+
+namespace cryptaccel::cli::crack {
+
+/// Exit statuses, as hashcat's: 0 every hash cracked, 1 candidates exhausted, 2 aborted (SIGINT/SIGTERM), 255 error
+/// (hashcat returns -1). --show/--left and --help return 0.
+inline constexpr int kExitCracked = 0;
+inline constexpr int kExitExhausted = 1;
+inline constexpr int kExitAborted = 2;
+inline constexpr int kExitError = 255;
+
+/// Everything `cryptaccel crack` was asked to do.
+struct CrackOptions {
+  std::string hash_file;
+  std::string wordlist;                 ///< required unless --show / --left
+  std::string rules_file;               ///< --rules / -r
+  std::optional<HashMode> mode;         ///< -m; nothing: detect from each line
+  std::string engine = "auto";
+  std::string potfile_path;             ///< --potfile-path (empty: the default path)
+  bool potfile_disable = false;
+  bool show = false;
+  bool left = false;
+  std::string outfile;                  ///< -o
+  bool status = false;                  ///< --status
+  std::optional<double> status_timer;   ///< --status-timer seconds
+  bool status_json = false;
+  std::size_t threads = 0;
+  bool quiet = false;
+  bool stdout_only = false;             ///< --stdout: print the candidates, crack nothing
+  std::size_t batch = 0;                ///< --batch: fixed candidates per batch (0: adaptive)
+};
+
+/// Parses the arguments after "crack". Returns nothing after printing --help (exit 0) or a usage error
+/// ("cryptaccel crack: ... (see --help)" on stderr); `exit_code` tells which.
+std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& args, int& exit_code);
+
+}  // namespace cryptaccel::cli::crack

@@ -1,0 +1,38 @@
+// `cryptaccel crack`: the status line (hashcat's progress, speed, ETA and recovered counts on one line) and its
+// JSON form (--status-json).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cryptaccel::cli::crack {
+
+/// The state of a run at one moment.
+struct StatusSnapshot {
+  std::string state = "running";   ///< "running", then "cracked", "exhausted" or "aborted" (hashcat's words)
+  std::uint64_t progress = 0;      ///< candidates (word × rule) tried
+  std::uint64_t total = 0;         ///< candidates in all (words × rules)
+  double speed = 0;                ///< hashes per second (candidates × settings still searched)
+  double elapsed = 0;              ///< seconds since the search started
+  std::optional<double> eta;       ///< seconds left at the current candidate rate (unknown before the first batch)
+  std::uint64_t recovered = 0;     ///< targets cracked, the potfile's included
+  std::uint64_t targets = 0;       ///< targets in the hash file
+  std::uint64_t recovered_settings = 0;  ///< settings (salts / raw algorithms) whose every target is cracked
+  std::uint64_t settings = 0;      ///< distinct settings searched
+  std::string engine;
+  double time_start = 0;           ///< Unix time the search started
+};
+
+/// "Status: Running | Progress: 1200/5000 (24.00%) | Speed: 12.35 kH/s | ETA: 00:01:05 | Recovered: 3/10 (30.00%) |
+/// Engine: cpu".
+std::string status_line(const StatusSnapshot& s);
+
+/// One JSON object (no newline): {"status", "progress": [done, total], "progress_percent", "speed_hs",
+/// "elapsed_s", "eta_s" (null when unknown), "recovered_hashes": [n, m], "recovered_settings": [n, m], "engine",
+/// "time_start", "estimated_stop" (null when unknown)}.
+std::string status_json(const StatusSnapshot& s);
+
+/// "123.45 kH/s" (H/s, kH/s, MH/s, GH/s).
+std::string format_speed(double hashes_per_second);
+
+}  // namespace cryptaccel::cli::crack
