@@ -116,7 +116,7 @@ int run_rv(const std::vector<std::string>& args) {
   run->add_option("--manifest", run_o.manifest, "the kernels' manifest.json")->type_name("FILE");
 
   ExecOptions exec_o;
-  std::string exec_max, exec_ram, exec_gran;
+  std::string exec_max, exec_ram, exec_gran, exec_vlen;
   CLI::App* exec = app.add_subcommand("exec", "run any program built for Spike's memory map, as spike would");
   exec->add_option("elf", exec_o.elf, "RISC-V ELF (RAM at 0x80000000, HTIF tohost/fromhost)")
       ->required()
@@ -133,6 +133,8 @@ int run_rv(const std::vector<std::string>& args) {
   exec->add_option("--stdin", exec_o.stdin_path, "the program's standard input ('-': this one's; default: none)")
       ->type_name("FILE");
   exec->add_option("--ram-mib", exec_ram, "RAM size in MiB at 0x80000000 (default 64)")->type_name("N");
+  exec->add_option("--vlen", exec_vlen, "vector register length in bits, 128..4096 (default 128 or the ISA's zvl<N>b)")
+      ->type_name("N");
 
   TableOptions table_o;
   std::string t_cores, t_warps, t_threads, t_clock, t_vs, t_seed;
@@ -186,6 +188,11 @@ int run_rv(const std::vector<std::string>& args) {
         if (exec_o.signature_granularity == 0 || exec_o.signature_granularity > 4096) {
           throw std::invalid_argument("--signature-granularity: 1 to 4096 bytes per line");
         }
+      }
+      if (!exec_vlen.empty()) {
+        exec_o.vlen = static_cast<unsigned>(parse_small(exec_vlen, "--vlen"));
+        if (exec_o.vlen < 128 || exec_o.vlen > 4096 || (exec_o.vlen & (exec_o.vlen - 1)) != 0)
+          throw std::invalid_argument("--vlen: a power of two from 128 to 4096");
       }
       if (!exec_ram.empty()) {
         exec_o.ram_mib = parse_small(exec_ram, "--ram-mib");

@@ -1,4 +1,4 @@
-// `cryptaccel rv exec ELF --isa STRING`: any program built for Spike's memory map, run on cryptaccel's simulator
+// `cryptaccel rv exec ELF --isa STRING [--vlen N]`: any program built for Spike's memory map, run on cryptaccel's simulator
 // like `spike --isa=STRING [+signature=FILE] ELF`: its output, its exit code, its signature.
 #include <cstdio>
 #include <fstream>
@@ -54,6 +54,7 @@ int rv_exec(const ExecOptions& o) {
   rv::parse_isa(o.isa);  // a bad ISA string is a usage error (exit 1), before anything runs
   cfg.max_instructions = o.max_instructions;
   cfg.ram_size = o.ram_mib << 20;
+  if (o.vlen) cfg.vlen = o.vlen;
   const bytes input = read_input(o.stdin_path);
   rv::Machine machine(cfg);
   machine.load_elf_file(o.elf);

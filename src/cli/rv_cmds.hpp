@@ -45,6 +45,7 @@ struct ExecOptions {
   std::uint64_t max_instructions = 0;
   std::string stdin_path;  ///< "" : no input; "-": this process's stdin
   std::uint64_t ram_mib = 64;
+  unsigned vlen = 0;  ///< VLEN in bits for vector ISAs (0: 128, or the ISA string's zvl<N>b)
 };
 int rv_exec(const ExecOptions& options);
 
