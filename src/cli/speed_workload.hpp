@@ -93,6 +93,10 @@ std::unique_ptr<Workload> make_cipher_workload(std::string_view name);
 std::vector<std::string> rsa_workload_names();
 std::unique_ptr<Workload> make_rsa_workload(std::string_view name);
 
+/// speed_shacrypt.cpp: "sha512crypt" and "sha256crypt" password hashes per second (operation "hash").
+std::vector<std::string> shacrypt_workload_names();
+std::unique_ptr<Workload> make_shacrypt_workload(std::string_view name);
+
 /// The check of an engine's output as it is timed: every case in one batch, then each case alone (a large one then
 /// splits over threads). `run(cases)` returns one output per case; `compare(case, got, how)` returns an empty string
 /// when `got` is right, else why not. `corrupt` flips the last bit of the batch output (the test hook of `speed`).

@@ -16,6 +16,9 @@ struct ShaCryptKernel {
   const LaneKernel& (*kernel)();
   bool (*runs_here)(const CpuFeatures&);
   const char* needs;
+  /// Batches of at most this many candidates run one at a time on the portable code (default path only): where
+  /// that many portable block calls cost less than one kernel call.
+  std::size_t portable_up_to;
 };
 
 // Zen 1 per lane-block: SHA-NI x2 30 ns and AVX2 x8 150 ns for SHA-256; AVX2 x4 340 ns for SHA-512, against
@@ -23,9 +26,9 @@ struct ShaCryptKernel {
 const std::array<ShaCryptKernel, 3>& kernels() {
   static const std::array<ShaCryptKernel, 3> table = {{
       {ShaCryptVariant::sha256, &sha256_shani_x2_kernel, [](const CpuFeatures& f) { return f.sha_ni && f.ssse3; },
-       "SHA-NI"},
-      {ShaCryptVariant::sha256, &sha256_avx2_x8_kernel, [](const CpuFeatures& f) { return f.avx2; }, "AVX2"},
-      {ShaCryptVariant::sha512, &sha512_avx2_x4_kernel, [](const CpuFeatures& f) { return f.avx2; }, "AVX2"},
+       "SHA-NI", 0},
+      {ShaCryptVariant::sha256, &sha256_avx2_x8_kernel, [](const CpuFeatures& f) { return f.avx2; }, "AVX2", 2},
+      {ShaCryptVariant::sha512, &sha512_avx2_x4_kernel, [](const CpuFeatures& f) { return f.avx2; }, "AVX2", 2},
   }};
   return table;
 }
@@ -48,13 +51,15 @@ void run_portable(ShaCryptVariant variant, std::span<ShaCryptJob> jobs) {
 std::string_view variant_name(ShaCryptVariant v) { return v == ShaCryptVariant::sha512 ? "sha512crypt" : "sha256crypt"; }
 
 /// Runs the pending jobs of `variant` in `jobs` with backend `name` (assumed runnable); others stay pending.
-void run_variant(std::string_view name, ShaCryptVariant variant, std::span<ShaCryptJob> jobs) {
+/// `forced`: every batch through the kernel, however few candidates it has (tests).
+void run_variant(std::string_view name, ShaCryptVariant variant, std::span<ShaCryptJob> jobs, bool forced) {
   if (name == kPortable) {
     run_portable(variant, jobs);
     return;
   }
   for (const ShaCryptKernel& k : kernels())
-    if (k.variant == variant && name == k.kernel().name) shacrypt_run_lanes(k.kernel(), variant, jobs);
+    if (k.variant == variant && name == k.kernel().name)
+      shacrypt_run_lanes(k.kernel(), variant, jobs, forced ? 0 : k.portable_up_to);
 }
 
 }  // namespace
@@ -96,12 +101,12 @@ void run_shacrypt_backend(std::string_view name, std::span<ShaCryptJob> jobs) {
   for (const ShaCryptJob& job : jobs)
     if (job.status == JobStatus::pending && job.setting->variant != variant)
       throw std::invalid_argument(std::string(name) + " runs " + std::string(variant_name(variant)) + " only");
-  run_variant(name, variant, jobs);
+  run_variant(name, variant, jobs, true);
 }
 
 void cpu_shacrypt_batch(std::span<ShaCryptJob> jobs) {
   for (ShaCryptVariant v : {ShaCryptVariant::sha256, ShaCryptVariant::sha512})
-    run_variant(default_shacrypt_backend(v), v, jobs);
+    run_variant(default_shacrypt_backend(v), v, jobs, false);
 }
 
 }  // namespace cryptaccel::cpu

@@ -17,8 +17,11 @@ namespace cryptaccel::cpu {
 
 /// Hashes every pending job of `variant` in `jobs` (validated) with `kernel`, a kernel of that variant's SHA-2: jobs
 /// with equal rounds run in lock-step, `kernel.lanes` at a time (salts and password lengths may differ between
-/// lanes). Jobs of the other variant stay pending.
-void shacrypt_run_lanes(const LaneKernel& kernel, ShaCryptVariant variant, std::span<ShaCryptJob> jobs);
+/// lanes). A batch of at most `portable_up_to` candidates (the last, or a lone rounds count) runs one candidate at a
+/// time with the portable code instead, where that beats a kernel call with mostly idle lanes. Jobs of the other
+/// variant stay pending.
+void shacrypt_run_lanes(const LaneKernel& kernel, ShaCryptVariant variant, std::span<ShaCryptJob> jobs,
+                        std::size_t portable_up_to = 0);
 
 /// Every SHA-crypt backend of `variant`, runnable here or not (`missing` says why not).
 std::vector<HashBackend> shacrypt_backends(ShaCryptVariant variant);

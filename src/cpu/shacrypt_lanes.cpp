@@ -91,7 +91,8 @@ void run_batch(const LaneKernel& kernel, HashVariant v, std::uint32_t rounds, Ca
 
 }  // namespace
 
-void shacrypt_run_lanes(const LaneKernel& kernel, ShaCryptVariant variant, std::span<ShaCryptJob> jobs) {
+void shacrypt_run_lanes(const LaneKernel& kernel, ShaCryptVariant variant, std::span<ShaCryptJob> jobs,
+                        std::size_t portable_up_to) {
   // Pending jobs ordered by (rounds, password length, salt length): equal rounds share batches, and neighbours in a
   // batch mostly have templates of equal block counts.
   std::vector<std::size_t> order;
@@ -116,6 +117,17 @@ void shacrypt_run_lanes(const LaneKernel& kernel, ShaCryptVariant variant, std::
       const ShaCryptSetting& s = *jobs[order[at + count]].setting;
       if (s.variant != first.variant || s.rounds != first.rounds) break;
       ++count;
+    }
+    if (count <= portable_up_to) {  // too few to pay for the idle lanes: the one-candidate code
+      for (std::size_t j = 0; j < count; ++j) {
+        ShaCryptJob& job = jobs[order[at + j]];
+        algo::shacrypt_digest(v, job.password.data(), job.password.size(),
+                              reinterpret_cast<const std::uint8_t*>(job.setting->salt.data()), job.setting->salt.size(),
+                              job.setting->rounds, job.digest.data());
+        job.status = JobStatus::ok;
+      }
+      at += count;
+      continue;
     }
     std::size_t bytes = 0;
     for (std::size_t j = 0; j < count; ++j) bytes += template_bytes(jobs[order[at + j]]);

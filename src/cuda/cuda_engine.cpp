@@ -9,6 +9,7 @@
 
 #include "cuda/cuda_device.hpp"
 #include "cuda/executor.hpp"
+#include "cuda/shacrypt_kernels.hpp"
 
 namespace cryptaccel::cuda {
 namespace {
@@ -58,6 +59,12 @@ class CudaEngine final : public engine::Engine {
     CudaDevice& dev = cuda_device(current_device());
     std::lock_guard<std::mutex> lock(dev.mutex());
     run_keccak_batch(dev, states, exec_options(aes_, 0));
+  }
+  bool supports_shacrypt(ShaCryptVariant) const override { return true; }
+  void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    run_shacrypt_batch(jobs);  // init / loop in chunks of rounds / finish kernels (src/cuda/shacrypt_kernels.cu)
   }
 
  private:
