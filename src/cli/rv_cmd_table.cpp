@@ -1,4 +1,5 @@
-// `cryptaccel rv table seed000`: runs the table (rv_table.cpp), prints it or its JSON, draws the chart.
+// `cryptaccel rv table seed000|seed001`: runs the table (rv_table.cpp, rv_seed001_table.cpp), prints it or its JSON,
+// draws the chart.
 #include <unistd.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "rv_chart.hpp"
 #include "rv_cmds.hpp"
 #include "rv_manifest.hpp"
+#include "rv_seed001_table.hpp"
 #include "rv_spike.hpp"
 #include "rv_table.hpp"
 
@@ -44,10 +46,59 @@ struct TempJson {
   ~TempJson() { ::unlink(path.c_str()); }
 };
 
+/// Writes the JSON (unless stdout) and the chart from `text`, the table's JSON document.
+void write_outputs(const TableOptions& o, std::optional<AtomicOutput>& json_out, const std::string& text,
+                   const std::string& chart_script) {
+  const bytes_view text_bytes(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  if (json_out) json_out->commit(text_bytes);
+  if (o.chart_path.empty()) return;
+  if (!o.json_path.empty() && o.json_path != "-") {
+    draw_chart(o.json_path, o.chart_path, chart_script);
+  } else {
+    TempJson tmp;
+    AtomicOutput(tmp.path).commit(text_bytes);
+    draw_chart(tmp.path, o.chart_path, chart_script);
+  }
+}
+
+int table_seed001(const TableOptions& o) {
+  const Manifest m = load_manifest(locate_manifest(o.manifest));
+  RunOptions options;
+  options.check = true;
+  if (o.vlen) {
+    const unsigned v = *o.vlen;
+    if (v < 128 || v > 4096 || (v & (v - 1)) != 0) {
+      throw std::invalid_argument("--vlen must be a power of two from 128 to 4096, got " + std::to_string(v));
+    }
+    options.vlen = v;
+  }
+  if (!o.cycle_model_file.empty()) options.cycle_model.load_file(o.cycle_model_file);
+  if (o.vs_spike) options.spike = locate_spike();
+  std::optional<AtomicOutput> json_out;
+  if (!o.json_path.empty() && o.json_path != "-") json_out.emplace(o.json_path);
+  std::optional<AtomicOutput> chart_check;
+  if (!o.chart_path.empty()) chart_check.emplace(o.chart_path);
+
+  const Seed001Table table =
+      run_seed001(m, options, o.cycle_model_file.empty(), o.seed ? *o.seed : std::random_device{}());
+  const std::string text = seed001_json(table).dump(2) + "\n";
+  if (o.json_path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    print_seed001(stdout, table);
+  }
+  std::fflush(stdout);
+  for (const std::string& p : table.problems) std::fprintf(stderr, "cryptaccel rv: %s\n", p.c_str());
+  write_outputs(o, json_out, text, "rv_seed001_chart.py");
+  return table.ok() ? 0 : 1;
+}
+
 }  // namespace
 
 int rv_table(const TableOptions& o) {
-  if (o.name != "seed000") throw std::invalid_argument("unknown table '" + o.name + "' (tables: seed000)");
+  if (o.name == "seed001") return table_seed001(o);
+  if (o.name != "seed000") throw std::invalid_argument("unknown table '" + o.name + "' (tables: seed000, seed001)");
+  if (o.vlen) throw std::invalid_argument("--vlen applies to the seed001 table (vector kernels)");
   check_simt(o.simt);
   const Manifest m = load_manifest(locate_manifest(o.manifest));
   RunOptions options;

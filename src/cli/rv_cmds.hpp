@@ -27,6 +27,7 @@ struct RunCommandOptions {
   std::string kernel;
   std::string variant;
   unsigned xlen = 0;
+  std::optional<unsigned> vlen;  ///< --vlen (vector kernels only)
   WorkloadRequest request;
   bool check = false;
   bool vs_spike = false;
@@ -49,12 +50,13 @@ struct ExecOptions {
 };
 int rv_exec(const ExecOptions& options);
 
-/// `rv table seed000 ...`.
+/// `rv table seed000|seed001 ...`.
 struct TableOptions {
   std::string manifest;
-  std::string name;        ///< "seed000"
+  std::string name;        ///< "seed000" or "seed001"
   std::string json_path;   ///< "-": JSON on stdout instead of the text
-  std::string chart_path;  ///< PNG, drawn by scripts/rv_seed000_chart.py
+  std::string chart_path;  ///< PNG, drawn by scripts/rv_<name>_chart.py
+  std::optional<unsigned> vlen;  ///< seed001: VLEN of the zvk runs (default: the variant's, 256)
   SimtConfig simt;
   std::string cycle_model_file;
   bool vs_spike = false;

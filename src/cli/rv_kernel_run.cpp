@@ -44,7 +44,7 @@ std::string last_line(std::string text) {
 }
 
 void run_on_spike(KernelRun& run, const RunOptions& options) {
-  const SpikeRun s = run_spike(options.spike, run.entry.isa, run.entry.elf, run.input.stdin_bytes);
+  const SpikeRun s = run_spike(options.spike, run.entry.spike_isa(run.vlen), run.entry.elf, run.input.stdin_bytes);
   SpikeSide side;
   side.exit_status = s.exit_status;
   side.seconds = s.seconds;
@@ -116,6 +116,10 @@ KernelRun run_kernel(const ManifestEntry& entry, KernelInput input, const RunOpt
 
   rv::MachineConfig cfg;
   cfg.isa = entry.isa;
+  if (entry.vector()) {
+    run.vlen = options.vlen != 0 ? options.vlen : entry.default_vlen;
+    cfg.vlen = run.vlen;
+  }
   cfg.cycle_model = options.cycle_model;
   rv::Machine machine(cfg);
   machine.load_elf_file(entry.elf);
@@ -172,8 +176,11 @@ Json counts_json(const rv::Counts& c, bool with_mnemonics) {
 
 Json run_json(const KernelRun& run) {
   const rv::RunResult& r = run.result;
-  Json j = {{"kernel", run.entry.kernel}, {"variant", run.entry.variant}, {"xlen", run.entry.xlen},
-            {"isa", run.entry.isa},       {"elf", run.entry.elf},         {"workload", run.input.json}};
+  Json j = {{"kernel", run.entry.kernel}, {"variant", run.entry.variant}, {"xlen", run.entry.xlen}};
+  if (run.vlen != 0) j["vlen"] = run.vlen;
+  j["isa"] = run.entry.isa;
+  j["elf"] = run.entry.elf;
+  j["workload"] = run.input.json;
   j["workload"]["description"] = run.input.description;
   j["stop"] = std::string(rv::stop_reason_name(r.reason));
   j["exit_code"] = r.exit_code;

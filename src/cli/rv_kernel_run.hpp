@@ -18,6 +18,7 @@ struct RunOptions {
   cryptaccel::rv::CycleModel cycle_model = cryptaccel::rv::CycleModel::defaults();
   bool check = false;      ///< compare the output with the ref engine's (and the kernel's instret report)
   std::string spike;       ///< non-empty: also run on this Spike and compare output and region instret
+  unsigned vlen = 0;       ///< vector kernels: VLEN in bits (0: the entry's default); ignored for scalar kernels
 };
 
 /// Spike's side of a run.
@@ -31,6 +32,7 @@ struct SpikeSide {
 /// Everything about one run.
 struct KernelRun {
   ManifestEntry entry;
+  unsigned vlen = 0;  ///< the VLEN it ran at (vector kernels), else 0
   KernelInput input;
   cryptaccel::rv::RunResult result;
   std::optional<std::uint64_t> kernel_instret;  ///< the kernel's own `instret N` report (stderr)

@@ -28,6 +28,10 @@ std::string resolve_elf(const std::string& listed, const std::string& manifest_p
 
 }  // namespace
 
+std::string ManifestEntry::spike_isa(unsigned vlen) const {
+  return vector() ? isa + "_zvl" + std::to_string(vlen != 0 ? vlen : default_vlen) + "b" : isa;
+}
+
 bool KernelSpec::decryption_schedule() const {
   return std::find(defines.begin(), defines.end(), "KERNEL_AES_KEYEXP_DEC") != defines.end();
 }
@@ -89,6 +93,7 @@ Manifest load_manifest(const std::string& path) {
   try {
     const Json doc = Json::parse(in);
     m.compiler = doc.value("compiler", "");
+    const Json variants = doc.value("variants", Json::object());
     for (const Json& k : doc.at("kernels")) {
       KernelSpec s;
       s.kernel = k.at("kernel").get<std::string>();
@@ -110,6 +115,12 @@ Manifest load_manifest(const std::string& path) {
       x.isa = e.at("isa").get<std::string>();
       if (e.contains("extensions")) x.extensions = e.at("extensions").get<std::vector<std::string>>();
       x.elf = resolve_elf(e.at("elf").get<std::string>(), path);
+      if (variants.contains(x.variant)) {  // vector variants: "vlens" and "default_vlen" (kernels.json)
+        const Json& v = variants.at(x.variant);
+        x.default_vlen = v.value("default_vlen", 0u);
+        if (v.contains("vlens")) x.vlens = v.at("vlens").get<std::vector<unsigned>>();
+        if (x.default_vlen != 0 && x.vlens.empty()) x.vlens = {x.default_vlen};
+      }
       x.built = !x.elf.empty() && fs::is_regular_file(x.elf);
       m.entries.push_back(std::move(x));
     }

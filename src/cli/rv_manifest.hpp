@@ -35,6 +35,13 @@ struct ManifestEntry {
   std::vector<std::string> extensions;  ///< the variant's extensions beyond rv<xlen>imc
   std::string elf;                      ///< Spike-map ELF (absolute; relocated next to the manifest when moved)
   bool built = false;                   ///< the ELF exists
+  std::vector<unsigned> vlens;          ///< vector variants: the VLENs it is listed for (the ELF runs at any); else empty
+  unsigned default_vlen = 0;            ///< vector variants: the VLEN `rv run` uses without --vlen; 0 for scalar ones
+
+  /// True for kernels that use the vector extension (they take a VLEN).
+  bool vector() const { return default_vlen != 0; }
+  /// Spike's --isa for a run at `vlen` (the ISA string, plus _zvl<vlen>b for vector kernels).
+  std::string spike_isa(unsigned vlen) const;
 };
 
 /// The whole manifest.

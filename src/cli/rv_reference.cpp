@@ -54,6 +54,16 @@ bytes reference_cipher(const std::string& algorithm, const std::string& mode, bo
   return decrypt ? cryptaccel::decrypt(spec, params, data, "ref") : cryptaccel::encrypt(spec, params, data, "ref");
 }
 
+bytes reference_gcm(const std::string& algorithm, bytes_view key, bytes_view iv, bytes_view aad, bytes_view plaintext) {
+  const CipherSpec spec = CipherSpec::parse(lower(algorithm));  // "aes-128-gcm"
+  CipherParams params;
+  params.key = key;
+  params.iv = iv;
+  params.aad = aad;
+  params.tag_len = 16;
+  return cryptaccel::encrypt(spec, params, plaintext, "ref");
+}
+
 bytes reference_hash(const std::string& algorithm, bytes_view message) {
   return cryptaccel::hash(parse_hash(algorithm), message, 0, "ref");
 }

@@ -11,6 +11,10 @@ namespace cryptaccel::cli::rvlab {
 bytes reference_cipher(const std::string& algorithm, const std::string& mode, bool decrypt, bytes_view key,
                        bytes_view iv, bytes_view data);
 
+/// AES-GCM encryption (`algorithm` "AES-128-GCM", ...) of `plaintext` with a 96-bit `iv` and `aad` on the ref
+/// engine: ciphertext || 16-byte tag.
+bytes reference_gcm(const std::string& algorithm, bytes_view key, bytes_view iv, bytes_view aad, bytes_view plaintext);
+
 /// The digest of `message` by `algorithm` ("SHA-256", "SHA-512", "SM3", ...) through the hash API on the ref engine.
 bytes reference_hash(const std::string& algorithm, bytes_view message);
 

@@ -102,6 +102,32 @@ KernelInput hash_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
   return in;
 }
 
+/// aes-gcm layout: u32 aad_length, u32 length, key, iv[12], aad, plaintext -> ciphertext || tag. --bytes/--blocks set
+/// the plaintext length; the AAD length comes from the kernel's workload (16 bytes by default).
+KernelInput gcm_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  std::uint64_t length = 4096, aad_length = 16;
+  for (const auto& [name, w] : k.workloads.items()) {
+    length = w.value("length", length);
+    aad_length = w.value("aad_length", aad_length);
+  }
+  if (req.bytes) length = *req.bytes;
+  if (req.blocks) length = *req.blocks * 16;
+  check_payload(length + aad_length);
+  KernelInput in;
+  const bytes key = random_bytes(k.key_bytes, rng);
+  const bytes iv = random_bytes(12, rng);
+  const bytes aad = random_bytes(static_cast<std::size_t>(aad_length), rng);
+  const bytes plaintext = random_bytes(static_cast<std::size_t>(length), rng);
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(aad_length));
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(length));
+  for (const bytes* part : {&key, &iv, &aad, &plaintext}) in.stdin_bytes.insert(in.stdin_bytes.end(), part->begin(), part->end());
+  in.expected = reference_gcm(k.algorithm, key, iv, aad, plaintext);
+  in.payload_bytes = length;
+  in.description = "GCM encrypt, " + std::to_string(length) + " bytes + " + std::to_string(aad_length) + " bytes AAD";
+  in.json = {{"bytes", length}, {"aad_bytes", aad_length}};
+  return in;
+}
+
 KernelInput keyexp_input(const KernelSpec& k, std::mt19937_64& rng) {
   KernelInput in;
   in.stdin_bytes = random_bytes(k.key_bytes, rng);
@@ -118,10 +144,11 @@ KernelInput make_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
   if (req.bytes && req.blocks) throw std::invalid_argument("give --bytes or --blocks, not both");
   const bool cipher = k.layout == "aes-cipher";
   if (!cipher && (req.mode_given || req.decrypt)) {
-    throw std::invalid_argument("--mode and --decrypt apply to the cipher kernels (aes128, aes256), not " + k.kernel);
+    throw std::invalid_argument("--mode and --decrypt apply to the cipher kernels (aes128, aes256, sm4), not " + k.kernel);
   }
   if (cipher) return cipher_input(k, req, rng);
   if (k.layout == "hash") return hash_input(k, req, rng);
+  if (k.layout == "aes-gcm") return gcm_input(k, req, rng);
   if (k.layout == "aes-keyexp") {
     if (req.bytes || req.blocks) throw std::invalid_argument("--bytes and --blocks do not apply to " + k.kernel);
     return keyexp_input(k, rng);

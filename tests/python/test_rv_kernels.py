@@ -316,6 +316,13 @@ def cases(entry: dict, rng: random.Random) -> List[Tuple[str, bytes, bytes]]:
         for n in lengths:
             msg = rng.randbytes(n)
             out.append((f"{n} bytes", hash_input(msg), HASHES[entry["kernel"]](msg).digest()))
+    elif k["layout"] == "aes-gcm":
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+        for aad_len, n in ((0, 0), (0, 16), (13, 1), (16, 4096), (20, 100), (7, 16 * rng.randint(1, 40) + 5)):
+            key, iv = rng.randbytes(k["key_bytes"]), rng.randbytes(12)
+            aad, pt = rng.randbytes(aad_len), rng.randbytes(n)
+            out.append((f"gcm aad {aad_len} + {n} bytes",
+                        struct.pack("<II", aad_len, n) + key + iv + aad + pt, AESGCM(key).encrypt(iv, pt, aad)))
     else:
         raise AssertionError(f"unknown layout {k['layout']}")
     return out

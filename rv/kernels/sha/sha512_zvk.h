@@ -10,8 +10,9 @@
 
 typedef uint64_t __attribute__((may_alias)) zvk_u64;
 
-/* Byte offsets of f, e, b, a (element 0..3 of {a,b,e,f}) and of h, g, d, c from h[2]. */
-static const uint64_t sha512_state_index[4] = {40, 32, 8, 0};
+/* As sha256_zvk.h: indices into h[0..7] of f, e, b, a, h, g, d, c, and back (vrgather over one LMUL-4 group). */
+static const uint64_t sha512_gather[8] = {5, 4, 1, 0, 7, 6, 3, 2};
+static const uint64_t sha512_scatter[8] = {3, 2, 7, 6, 1, 0, 5, 4};
 
 /* Four rounds as in sha256_zvk.h, the round constants loaded inside the statement (vle64 of group g); vtype (e64, m2,
  * vl 4) comes from the block's vle64/vrev8 intrinsics. */
@@ -40,10 +41,11 @@ static const uint64_t sha512_state_index[4] = {40, 32, 8, 0};
 
 static void sha512_blocks(uint64_t h[8], const uint8_t* p, uint32_t n) {
   if (n == 0) return;
-  vuint64m2_t idx = __riscv_vle64_v_u64m2(sha512_state_index, 4);
   vbool32_t first = __riscv_vmseq_vx_u64m2_b32(__riscv_vid_v_u64m2(4), 0, 4);
-  vuint64m2_t s0 = __riscv_vluxei64_v_u64m2((const zvk_u64*)h, idx, 4);
-  vuint64m2_t s1 = __riscv_vluxei64_v_u64m2((const zvk_u64*)h + 2, idx, 4);
+  const vuint64m4_t hv = __riscv_vle64_v_u64m4((const zvk_u64*)h, 8);
+  const vuint64m4_t g = __riscv_vrgather_vv_u64m4(hv, __riscv_vle64_v_u64m4(sha512_gather, 8), 8);
+  vuint64m2_t s0 = __riscv_vlmul_trunc_v_u64m4_u64m2(g);
+  vuint64m2_t s1 = __riscv_vlmul_trunc_v_u64m4_u64m2(__riscv_vslidedown_vx_u64m4(g, 4, 8));
   for (; n > 0; --n, p += 128) {
     const vuint64m2_t p0 = s0, p1 = s1;
     vuint64m2_t w0 = __riscv_vrev8_v_u64m2(__riscv_vle64_v_u64m2((const zvk_u64*)p, 4), 4);
@@ -61,9 +63,10 @@ static void sha512_blocks(uint64_t h[8], const uint8_t* p, uint32_t n) {
     s0 = __riscv_vadd_vv_u64m2(s0, p0, 4);
     s1 = __riscv_vadd_vv_u64m2(s1, p1, 4);
   }
-  idx = __riscv_vle64_v_u64m2(sha512_state_index, 4);  /* reloaded: one register group fewer live in the loop */
-  __riscv_vsuxei64_v_u64m2((zvk_u64*)h, idx, s0, 4);
-  __riscv_vsuxei64_v_u64m2((zvk_u64*)h + 2, idx, s1, 4);
+  vuint64m4_t both = __riscv_vslideup_vx_u64m4(__riscv_vlmul_ext_v_u64m2_u64m4(s0),
+                                               __riscv_vlmul_ext_v_u64m2_u64m4(s1), 4, 8);
+  both = __riscv_vrgather_vv_u64m4(both, __riscv_vle64_v_u64m4(sha512_scatter, 8), 8);
+  __riscv_vse64_v_u64m4((zvk_u64*)h, both, 8);
 }
 
 #endif
