@@ -2,6 +2,7 @@
 #include "crack_search.hpp"
 
 #include <map>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <tuple>
@@ -41,11 +42,15 @@ Search::Search(const std::vector<Target>& targets, const std::vector<bool>& crac
   }
   active_ = groups_.size();
 
-  // Check the engine now (an empty batch still chooses one and throws when it cannot serve).
+  // Check the engine now, once per SHA-crypt variant and raw algorithm (an empty hash batch still chooses an engine
+  // and throws when it cannot serve; SHA-crypt gets one real job so that the variant is part of the choice).
   BatchOptions options;
   options.engine = engine_;
   options.threads = threads_;
+  std::set<std::pair<bool, int>> probed;
   for (const Group& g : groups_) {
+    const int kind = g.crypt ? static_cast<int>(g.setting.variant) : static_cast<int>(g.algorithm);
+    if (!probed.insert({g.crypt, kind}).second) continue;
     if (g.crypt) {
       std::uint8_t digest[64];
       ShaCryptJob probe{bytes_view(), &g.setting, mutable_bytes(digest, g.digest_size)};
