@@ -268,5 +268,33 @@ TEST(RvVector, CycleModelKeysAndVectorStalls) {
   EXPECT_EQ(rv::class_name(rv::InsnClass::vector_crypto_aes), "vector-crypto-aes");
 }
 
+/// mcycle after a chain of `n` dependent AES rounds on `groups` element groups and a vmv.x.s that waits for it.
+std::uint64_t chain_cycles(const std::string& model, unsigned n, unsigned groups) {
+  VecMachine m(128, kIsa, model);
+  std::vector<std::uint32_t> p = {vsetivli(0, 4 * groups, vtypei(32, 2))};
+  for (unsigned i = 0; i < n; ++i) p.push_back(vaesem_vs(8, 1));
+  p.insert(p.end(), {opv(0x10, MVV, 5, 8, 0) /* vmv.x.s x5, v8 */, csrr(6, 0xB00) /* mcycle */});
+  m.run_ok(p);
+  return m.machine().reg(6);
+}
+
+TEST(RvVector, TimingModelOnADependentCryptoChain) {
+  // Each round waits for the previous one: the chain costs n * (beats + crypto-stages - 1) on the vector unit, and
+  // vmv.x.s makes the scalar core wait for it, so mcycle grows by n per extra pipeline stage.
+  const std::uint64_t base = chain_cycles("", 10, 1);
+  EXPECT_EQ(chain_cycles("vector-crypto-stages = 12", 10, 1) - base, 10u * 9);
+  // 4 groups at 2 group slots a cycle (4 lanes, 2 lanes per group): one more beat per round than 1 group...
+  EXPECT_EQ(chain_cycles("", 10, 4) - base, 10u * 1);
+  // ... and 8 lanes bring it back to one beat.
+  EXPECT_EQ(chain_cycles("vector-lanes = 8", 10, 4), base);
+  // Without the scalar result the core does not wait: the chain runs behind it.
+  VecMachine m(128);
+  std::vector<std::uint32_t> p = {vsetivli(0, 4, vtypei(32, 2))};
+  for (unsigned i = 0; i < 10; ++i) p.push_back(vaesem_vs(8, 1));
+  p.push_back(csrr(6, 0xB00));
+  m.run_ok(p);
+  EXPECT_LT(m.machine().reg(6), base);
+}
+
 }  // namespace
 }  // namespace cryptaccel::test
