@@ -152,8 +152,11 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
   std::uint64_t recovered = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
   note(o, std::to_string(targets.size()) + " hashes (" + std::to_string(search.total_groups()) +
               " distinct settings) to search, " + std::to_string(recovered) + " already in the potfile; " +
-              std::to_string(words) + " words x " + std::to_string(per_word) + " rules = " +
-              std::to_string(words * per_word) + " candidates; engine " + search.engine_used());
+              std::to_string(words) + " words" +
+              (o.rules_file.empty() ? std::string(" (no rules)")
+                                    : " x " + std::to_string(per_word) + " rules = " + std::to_string(words * per_word) +
+                                          " candidates") +
+              "; engine " + search.engine_used());
 
   install_stop_handlers();
   const bool to_stdout = o.outfile.empty() || o.outfile == "-";
