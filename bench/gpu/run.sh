@@ -8,7 +8,8 @@
 # One phase per call keeps each under the tool's 10-minute limit (the build tree stays while the machine is warm);
 # `all` (the default) runs every phase in order. The GPU machine has nvcc, CMake and ninja but no network, no
 # libgtest-dev and maybe no OpenSSL headers: both come from .carry/. Logs go to $OUT (or ./gpu-out elsewhere):
-# summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json.
+# summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json, shacrypt.{txt,json},
+# shacrypt_power.csv (and hashcat.txt when hashcat is on the machine).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -62,6 +63,16 @@ fi
 if [ "$phase" = bench ] || [ "$phase" = all ]; then
   timeout 560 "$build/bench/gpu/cryptaccel_cuda_bench" --json "$out/bench.json" 2>&1 | tee "$out/bench.txt" || status=1
   log "bench: $(grep -c 'GB/s' "$out/bench.txt" || true) rows, $(grep -c MISMATCH "$out/bench.txt" || true) mismatches"
+  # SHA-crypt (issue 7): hashes/s on cuda and cpu, GPU power sampled every 100 ms meanwhile (joules per hash =
+  # mean power x cuda seconds / candidates; compare with hashcat -b -m 1800 / -m 7400 on the same GPU if present).
+  nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm --format=csv -lms 100 >"$out/shacrypt_power.csv" 2>&1 &
+  smi=$!
+  timeout 300 "$build/bench/gpu/cryptaccel_shacrypt_bench" --json "$out/shacrypt.json" 2>&1 | tee "$out/shacrypt.txt" || status=1
+  kill "$smi" 2>/dev/null || true
+  log "sha-crypt: $(grep -c 'H/s' "$out/shacrypt.txt" || true) rows, $(grep -c MISMATCH "$out/shacrypt.txt" || true) mismatches"
+  if command -v hashcat >/dev/null; then
+    for m in 1800 7400; do timeout 150 hashcat -b -m "$m" --machine-readable >>"$out/hashcat.txt" 2>&1 || true; done
+  fi
 fi
 cat "$out/summary.txt"
 exit $status

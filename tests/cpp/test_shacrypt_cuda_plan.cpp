@@ -75,16 +75,12 @@ TEST(ShaCryptCudaPlan, EmulatedBatchesEqualRef) {
   std::vector<std::string> passwords;
   for (std::size_t len : {0u, 1u, 8u, 31u, 32u, 63u, 64u, 65u, 128u, 129u, 250u})
     passwords.push_back(std::string(len, static_cast<char>('0' + len % 10)));
+  std::vector<const ShaCryptSetting*> which;
+  for (std::size_t i = 0; i < passwords.size(); ++i) which.push_back(&settings[rng() % settings.size()]);
   std::vector<bytes> digests;
+  for (const ShaCryptSetting* s : which) digests.emplace_back(s->variant == ShaCryptVariant::sha512 ? 64 : 32);
   std::vector<ShaCryptJob> jobs;
-  for (std::size_t i = 0; i < passwords.size(); ++i) {
-    const ShaCryptSetting* s = &settings[rng() % settings.size()];
-    digests.emplace_back(s->variant == ShaCryptVariant::sha512 ? 64 : 32);
-  }
-  for (std::size_t i = 0; i < passwords.size(); ++i) {
-    const ShaCryptSetting* s = &settings[(digests[i].size() == 64 ? 0 : 1) + 2 * (i % 2)];
-    jobs.push_back(ShaCryptJob{text(passwords[i]), s, digests[i]});
-  }
+  for (std::size_t i = 0; i < passwords.size(); ++i) jobs.push_back(ShaCryptJob{text(passwords[i]), which[i], digests[i]});
   for (std::uint32_t per_launch : {7u, cuda::kShaCryptRoundsPerLaunch}) {
     for (ShaCryptJob& j : jobs) j.status = JobStatus::pending;
     for (const cuda::ShaCryptPack& pack : cuda::shacrypt_pack(jobs, 4096)) cuda::shacrypt_emulate(pack, per_launch);

@@ -167,3 +167,33 @@ def test_bad_input_raises_invalid_argument(call):
 def test_unknown_engine():
     with pytest.raises(cryptaccel.EngineUnavailable):
         shacrypt.hash(b"x", salt="s", engine="no-such-engine")
+
+
+# --- cryptaccel speed -a sha512crypt,sha256crypt ------------------------------------------------------------------
+
+def _speed(*args, env=None):
+    cli = os.environ.get("CRYPTACCEL_CLI")
+    if not cli:
+        pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable")
+    return subprocess.run([cli, "speed", *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_speed_reports_hashes_per_second():
+    import json
+    r = _speed("-a", "sha512crypt,sha256crypt", "--engine", "ref,cpu", "--seconds", "0.05", "--batch", "4",
+               "--json", "-")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    rows = {(x["algo"], x["engine"], x["batch"]) for x in doc["results"] if x["messages_per_second"]}
+    for algo in ("sha512crypt", "sha256crypt"):
+        for engine in ("ref", "cpu"):
+            assert (algo, engine, None) in rows and (algo, engine, 4) in rows
+    assert all(x["operation"] == "hash" for x in doc["results"])
+
+
+def test_speed_check_catches_a_wrong_engine():
+    env = dict(os.environ, CRYPTACCEL_SPEED_INJECT_MISMATCH="cpu")
+    r = _speed("-a", "sha256crypt", "--engine", "cpu", "--seconds", "0.05", env=env)
+    assert r.returncode != 0
+    assert "sha256crypt [cpu]" in r.stderr and "differs from the ref engine" in r.stderr
+    assert r.stderr.count("\n") == 1
