@@ -26,6 +26,7 @@
 #include "cryptaccel/rsa.hpp"
 #include "gil.hpp"
 #include "hash_bindings.hpp"
+#include "rsa_bindings.hpp"
 #include "shacrypt_bindings.hpp"
 
 namespace nb = nanobind;
@@ -308,5 +309,6 @@ NB_MODULE(_cryptaccel, m) {
   m.def("_xts_tweak", &xts_tweak, nb::arg("n"), "_xts_tweak(n) -> bytes");
 
   pyca::register_hash_bindings(m);
+  pyca::register_rsa_bindings(m);
   pyca::register_shacrypt_bindings(m);
 }

@@ -123,11 +123,14 @@ std::string help_footer() {
          "  cryptaccel speed -a aes-128-ctr --vs openssl\n"
          "  cryptaccel speed -a aes-256-gcm sm4-gcm --engine ref --bytes 1k 16k 1M --seconds 3\n"
          "  cryptaccel speed --batch 1024 --bytes 64,512 --threads 4 --json speed.json\n"
+         "  cryptaccel speed -a rsa2048,rsa4096 --engine cpu --batch 64 --vs openssl\n"
          "\n"
          "Numbers are thousands of bytes per second (\"%.2fk\", as openssl speed), encrypting; ECB and CBC without\n"
          "padding. Each engine is checked against the ref engine before it is timed. With --vs openssl, the same\n"
          "messages are encrypted by libcrypto's EVP on one thread, key and IV set per message (as in one cryptaccel\n"
          "job), and rows \"ALGO [ENGINE/openssl]\" give engine / OpenSSL.\n"
+         "RSA (rsa1024 ... rsa8192) is timed per operation, as `openssl speed rsa2048`: sign (private key, CRT) and\n"
+         "verify (e = 65537) in seconds per operation and operations per second; --bytes does not apply.\n"
          "\n"
          "Algorithms: " +
          join(speed::all_workload_names()) + "\n";

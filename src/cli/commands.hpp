@@ -18,6 +18,11 @@ int run_speed(const std::vector<std::string>& args);
 /// those of GNU coreutils' sha256sum with "cryptaccel hash" as the program name; returns 1 when any file failed.
 int run_hash(const std::vector<std::string>& args);
 
+/// `cryptaccel pkeyutl`: RSA sign / verify / encrypt / decrypt with openssl-pkeyutl options, and --batch manifests
+/// (pkeyutl_*.cpp). Errors are one line "cryptaccel pkeyutl: ..." and status 1; -verify returns 1 for a signature that
+/// does not verify, as openssl does.
+int run_pkeyutl(const std::vector<std::string>& args);
+
 /// `cryptaccel rv`: the RISC-V crypto-ISA lab (list, run, exec, table; docs/isa-lab.md). Errors are one line
 /// "cryptaccel rv: ..." on stderr and status 1; `rv exec` returns the program's status (125: stopped by the simulator).
 int run_rv(const std::vector<std::string>& args);

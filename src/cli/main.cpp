@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
       return cryptaccel::cli::run_enc(std::vector<std::string>(argv + 2, argv + argc), sub == "dec");
     }
     if (sub == "speed") return cryptaccel::cli::run_speed(std::vector<std::string>(argv + 2, argv + argc));
+    if (sub == "pkeyutl") return cryptaccel::cli::run_pkeyutl(std::vector<std::string>(argv + 2, argv + argc));
     if (sub == "hash") return cryptaccel::cli::run_hash(std::vector<std::string>(argv + 2, argv + argc));
     if (sub == "rv") return cryptaccel::cli::run_rv(std::vector<std::string>(argv + 2, argv + argc));
     if (sub == "crack") return cryptaccel::cli::run_crack(std::vector<std::string>(argv + 2, argv + argc));
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("dec", "decrypt: the same as `cryptaccel enc -d`");
   app.add_subcommand("speed", "measure engine throughput like `openssl speed` (see `cryptaccel speed --help`)");
   app.add_subcommand("hash", "message digests like `sha256sum`, any algorithm (see `cryptaccel hash --help`)");
+  app.add_subcommand("pkeyutl", "RSA sign, verify, encrypt, decrypt like `openssl pkeyutl` (see `cryptaccel pkeyutl -help`)");
   app.add_subcommand("rv", "the RISC-V crypto-ISA lab: run, check and count kernels (see `cryptaccel rv --help`)");
   app.add_subcommand("crack", "dictionary attack on sha512crypt/sha256crypt and raw hashes, hashcat-style (see `cryptaccel crack --help`)");
   CLI::App* engines = app.add_subcommand("engines", "list the engines and whether each is usable here");

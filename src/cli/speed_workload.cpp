@@ -10,10 +10,11 @@ namespace cryptaccel::cli::speed {
 namespace {
 
 // A new kind of algorithm (hashes, MACs, ...) is one more line here plus its own speed_<family>.cpp.
-constexpr std::array<WorkloadFamily, 3> kFamilies = {{
+constexpr std::array<WorkloadFamily, 4> kFamilies = {{
     {"cipher", &cipher_workload_names, &make_cipher_workload},
     {"hash", &hash_workload_names, &make_hash_workload},
     {"shacrypt", &shacrypt_workload_names, &make_shacrypt_workload},
+    {"rsa", &rsa_workload_names, &make_rsa_workload},
 }};
 
 }  // namespace
