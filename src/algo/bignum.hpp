@@ -142,17 +142,19 @@ CA_HD void sqr_full(limb* r, const limb* a) {
   }
 }
 
-/// Big-endian bytes (any length up to 8N, shorter values zero-extended) into N limbs. Returns false when `len`
-/// exceeds the limbs (the value is not read then). Time depends only on `len`.
+/// Big-endian bytes (any length up to 8N, shorter values zero-extended) into N limbs. Returns false (and reads
+/// only the low 8N bytes) when `len` exceeds the limbs. Time depends only on `len`.
 template <std::size_t N>
 CA_HD bool from_bytes(limb* r, const std::uint8_t* be, std::size_t len) {
-  for (std::size_t i = 0; i < N; ++i) r[i] = 0;
-  if (len > 8 * N) return false;
-  for (std::size_t k = 0; k < len; ++k) {  // byte k from the end is bits 8k..8k+7
-    const std::uint8_t byte = be[len - 1 - k];
-    r[k / 8] |= static_cast<limb>(byte) << (8 * (k % 8));
+  for (std::size_t i = 0; i < N; ++i) {
+    limb v = 0;
+    for (std::size_t b = 0; b < 8; ++b) {
+      const std::size_t k = 8 * i + b;  // byte k from the end holds bits 8k..8k+7
+      if (k < len) v |= static_cast<limb>(be[len - 1 - k]) << (8 * b);
+    }
+    r[i] = v;
   }
-  return true;
+  return len <= 8 * N;
 }
 
 /// The low `len` bytes of the N limbs as big-endian bytes (len <= 8N).
