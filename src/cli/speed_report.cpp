@@ -277,8 +277,9 @@ void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vect
     }
   }
   bool first = !byte_rows;
-  for (const std::size_t batch : {std::size_t{0}, settings.batch}) {
-    if (batch != 0 && settings.batch == 0) continue;
+  std::vector<std::size_t> batches{0};
+  if (settings.batch != 0) batches.push_back(settings.batch);
+  for (const std::size_t batch : batches) {
     const Table table = build_operation_table(settings, rows, batch);
     if (table.empty()) continue;
     if (!first) std::fprintf(out, "\n");

@@ -158,6 +158,10 @@ def test_differential_signatures(bits, engine, vector_report):
         for salt in ([32] if bits == 8192 else [None, 0, "max"]):
             hlen = crypto_hash(h).digest_size
             salt_len = hlen if salt is None else (bits + 6) // 8 - hlen - 2 if salt == "max" else salt
+            if salt_len > (bits + 6) // 8 - hlen - 2:  # SHA-512 with a 64-byte salt does not fit 1024 bits
+                with pytest.raises(cryptaccel.InvalidArgument):
+                    rsa.sign(key, msg, padding="pss", hash=h, engine=engine)
+                continue
             sig = rsa.sign(key, msg, padding="pss", hash=h, salt_length=salt_len, engine=engine)
             ck.public_key().verify(sig, msg, _pss(padding, hashes, h, salt_len), crypto_hash(h))  # raises if bad
             theirs = ck.sign(msg, _pss(padding, hashes, h, salt_len), crypto_hash(h))
@@ -181,6 +185,10 @@ def test_differential_encryption(bits, engine, vector_report):
         settings = settings[:1]
     for h, mgf, label in settings:
         hlen = crypto_hash(h).digest_size
+        if bits // 8 - 2 * hlen - 2 < 0:  # OAEP with SHA-512 does not fit a 1024-bit key
+            with pytest.raises(cryptaccel.InvalidArgument):
+                rsa.encrypt(pub, b"", hash=h, mgf_hash=mgf, label=label, engine=engine)
+            continue
         msg = rng.randbytes(rng.randrange(0, bits // 8 - 2 * hlen - 2 + 1))
         oaep = padding.OAEP(mgf=padding.MGF1(crypto_hash(mgf or h)), algorithm=crypto_hash(h), label=label or None)
         ct = rsa.encrypt(pub, msg, hash=h, mgf_hash=mgf, label=label, engine=engine)
