@@ -13,6 +13,7 @@
 #include "cpu/cpu_hash.hpp"
 #include "cpu/cpu_shacrypt.hpp"
 #include "cpu/openssl_aes.hpp"
+#include "cpu/rsa_openssl.hpp"
 #include "cpu/sm4_modes.hpp"
 
 namespace cryptaccel::cpu {
@@ -66,6 +67,14 @@ class CpuEngine final : public engine::Engine {
   }
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override { cpu_keccak_permutations(states); }
+
+  bool supports_rsa(std::size_t bits) const override { return bits <= 8192; }
+  void run_rsa_private(std::span<const engine::RsaPrivateJob> jobs) const override { cpu_rsa_private(jobs); }
+  void run_rsa_public(std::span<const engine::RsaPublicJob> jobs) const override { cpu_rsa_public(jobs); }
+  void run_modexp(const rsa::Modulus& modulus, bytes_view exponent,
+                  std::span<const engine::ModexpJob> jobs) const override {
+    cpu_modexp(modulus, exponent, jobs);
+  }
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
   void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override { cpu_shacrypt_batch(jobs); }

@@ -36,6 +36,9 @@ struct cryptaccel::rsa::PublicKey::Impl {
   Modulus mod;         ///< n in the smallest supported limb count
   Limbs e;             ///< e in mod.limbs limbs (e < n)
   PkeyPtr pkey;        ///< public-only OpenSSL key (for to_pem)
+  /// The cpu engine's OpenSSL Montgomery context for this key (src/cpu/rsa_openssl.cpp), made once on first use.
+  mutable std::once_flag cpu_once;
+  mutable std::shared_ptr<const void> cpu_state;
   std::size_t size() const { return n_be.size(); }
 };
 
@@ -47,6 +50,9 @@ struct cryptaccel::rsa::PrivateKey::Impl {
   Limbs dp, dq, qinv;       ///< mod.limbs / 2 limbs each (when crt)
   PkeyPtr pkey;             ///< OpenSSL's copy (for to_pem), freed with clearing
   mutable Blinding blinding;
+  /// The cpu engine's constant-time OpenSSL CRT values for this key (src/cpu/rsa_openssl.cpp), made once on first use.
+  mutable std::once_flag cpu_once;
+  mutable std::shared_ptr<const void> cpu_state;
   explicit Impl(PublicKey p_) : pub(std::move(p_)) {}
   const PublicKey::Impl& pubi() const { return pub.impl(); }
 };

@@ -4,6 +4,7 @@
 // are not here: src/rsa/private_op.cpp wraps every engine's private operation with them.
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "rsa/key_impl.hpp"
 
@@ -17,6 +18,38 @@ void public_exp(const PublicKey::Impl& k, const limb* in, limb* out) {
   bn::to_mont<N>(x, in, m);
   bn::mont_exp_public<N, Ops>(x, x, k.e.data(), N, m);
   bn::from_mont<N>(out, x, m);
+}
+
+/// The CRT inputs of c < n in Montgomery form: xp = c R mod p, xq = c R mod q (REDC(c) = c R^-1 is valid since
+/// c < n = p q < p R; two products with R^2 follow). Constant time.
+template <std::size_t N>
+void crt_inputs(const PrivateKey::Impl& k, const limb* c, limb* xp, limb* xq) {
+  constexpr std::size_t H = N / 2;
+  limb t[N];
+  for (const auto& [x, mod] : {std::pair{xp, &k.p}, std::pair{xq, &k.q}}) {
+    const bn::MontView m = mod->view();
+    for (std::size_t i = 0; i < N; ++i) t[i] = c[i];
+    bn::redc<H>(x, t, m.n, m.n0);
+    bn::mont_mul<H>(x, x, m.rr, m.n, m.n0);
+    bn::mont_mul<H>(x, x, m.rr, m.n, m.n0);
+  }
+  secure_wipe(t, sizeof t);
+}
+
+/// Garner's recombination m = m2 + q (qinv (m1 - m2) mod p) from m1 R mod p (Montgomery form) and m2 < q (normal
+/// form). Constant time.
+template <std::size_t N>
+void crt_combine(const PrivateKey::Impl& k, const limb* m1_mont, const limb* m2, limb* out) {
+  constexpr std::size_t H = N / 2;
+  const bn::MontView mp = k.p.view(), mq = k.q.view();
+  limb m2p[H], h[H], t[N], m2w[N] = {};
+  bn::mont_mul<H>(m2p, m2, mp.rr, mp.n, mp.n0);         // m2 R mod p (m2 < q < R keeps the product in range)
+  bn::mod_sub<H>(h, m1_mont, m2p, mp.n);                // (m1 - m2) R mod p
+  bn::mont_mul<H>(h, h, k.qinv.data(), mp.n, mp.n0);    // h = (m1 - m2) qinv mod p
+  bn::mul_full<H>(t, h, mq.n);                          // h q < n
+  for (std::size_t i = 0; i < H; ++i) m2w[i] = m2[i];
+  bn::add<N>(out, t, m2w);
+  secure_wipe(m2p, sizeof m2p), secure_wipe(h, sizeof h), secure_wipe(t, sizeof t), secure_wipe(m2w, sizeof m2w);
 }
 
 /// out = c^d mod n for c < n by CRT (Garner: m1 = c^dp mod p, m2 = c^dq mod q, h = qinv (m1 - m2) mod p,
@@ -34,29 +67,13 @@ void private_exp(const PrivateKey::Impl& k, const limb* c, limb* out) {
   }
   constexpr std::size_t H = N / 2;
   const bn::MontView mp = k.p.view(), mq = k.q.view();
-  limb t[N], xp[H], xq[H];
-  // c mod p in Montgomery form: REDC(c) = c R^-1 (valid since c < n = p q < p R), then two products with R^2.
-  for (std::size_t i = 0; i < N; ++i) t[i] = c[i];
-  bn::redc<H>(xp, t, mp.n, mp.n0);
-  bn::mont_mul<H>(xp, xp, mp.rr, mp.n, mp.n0);
-  bn::mont_mul<H>(xp, xp, mp.rr, mp.n, mp.n0);
-  for (std::size_t i = 0; i < N; ++i) t[i] = c[i];
-  bn::redc<H>(xq, t, mq.n, mq.n0);
-  bn::mont_mul<H>(xq, xq, mq.rr, mq.n, mq.n0);
-  bn::mont_mul<H>(xq, xq, mq.rr, mq.n, mq.n0);
+  limb xp[H], xq[H];
+  crt_inputs<N>(k, c, xp, xq);
   bn::mont_exp_ct<H, Ops>(xp, xp, k.dp.data(), H, 64 * H, mp);  // m1 R mod p
   bn::mont_exp_ct<H, Ops>(xq, xq, k.dq.data(), H, 64 * H, mq);  // m2 R mod q
-  limb m2[H], m2p[H], h[H];
-  bn::from_mont<H>(m2, xq, mq);                         // m2 < q
-  bn::mont_mul<H>(m2p, m2, mp.rr, mp.n, mp.n0);         // m2 R mod p (m2 < q < R keeps the product in range)
-  bn::mod_sub<H>(h, xp, m2p, mp.n);                     // (m1 - m2) R mod p
-  bn::mont_mul<H>(h, h, k.qinv.data(), mp.n, mp.n0);    // h = (m1 - m2) qinv mod p
-  bn::mul_full<H>(t, h, mq.n);                          // h q < n
-  limb m2w[N] = {};
-  for (std::size_t i = 0; i < H; ++i) m2w[i] = m2[i];
-  bn::add<N>(out, t, m2w);
-  secure_wipe(t, sizeof t), secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
-  secure_wipe(m2, sizeof m2), secure_wipe(m2p, sizeof m2p), secure_wipe(h, sizeof h), secure_wipe(m2w, sizeof m2w);
+  bn::from_mont<H>(xq, xq, mq);                                 // m2 < q
+  crt_combine<N>(k, xp, xq, out);
+  secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
 }
 
 /// out = base^exponent mod n (base < n); the exponent (e_limbs limbs, `bits` significant at most) is secret.

@@ -1,0 +1,147 @@
+// See rsa_openssl.hpp.
+#include "cpu/rsa_openssl.hpp"
+
+#include <openssl/bn.h>
+
+#include "api/secret_buffer.hpp"
+#include "rsa/host_ops.hpp"
+
+namespace cryptaccel::cpu {
+namespace {
+
+using rsa::limb;
+namespace bn = algo::bn;
+
+struct CtxFree {
+  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
+};
+
+/// This thread's BN_CTX (secure heap: it holds intermediates of private operations).
+BN_CTX* thread_ctx() {
+  thread_local std::unique_ptr<BN_CTX, CtxFree> ctx(BN_CTX_secure_new());
+  if (!ctx) throw Error("rsa: out of memory");
+  return ctx.get();
+}
+
+/// A BIGNUM from limbs (flagged constant time when secret), wiped when freed.
+BIGNUM* bn_from_limbs(const limb* v, std::size_t limbs, bool secret) {
+  SecretBuffer buf(8 * limbs);
+  for (std::size_t k = 0; k < buf.data.size(); ++k)
+    buf.data[buf.data.size() - 1 - k] = static_cast<std::uint8_t>(v[k / 8] >> (8 * (k % 8)));
+  BIGNUM* b = secret ? BN_secure_new() : BN_new();
+  if (!b || !BN_bin2bn(buf.data.data(), static_cast<int>(buf.data.size()), b)) throw Error("rsa: out of memory");
+  if (secret) BN_set_flags(b, BN_FLG_CONSTTIME);
+  return b;
+}
+
+/// A BIGNUM's value into `limbs` limbs (it must fit).
+void bn_to_limbs(const BIGNUM* b, limb* v, std::size_t limbs) {
+  SecretBuffer buf(8 * limbs);
+  if (BN_bn2binpad(b, buf.data.data(), static_cast<int>(buf.data.size())) < 0) throw Error("rsa: result out of range");
+  for (std::size_t i = 0; i < limbs; ++i) v[i] = 0;
+  for (std::size_t k = 0; k < buf.data.size(); ++k)
+    v[k / 8] |= static_cast<limb>(buf.data[buf.data.size() - 1 - k]) << (8 * (k % 8));
+}
+
+/// OpenSSL's view of one modulus and exponent: the numbers and the Montgomery context.
+struct ExpState {
+  BIGNUM* n = nullptr;
+  BIGNUM* e = nullptr;
+  BN_MONT_CTX* mont = nullptr;
+  ExpState(const rsa::Modulus& mod, const limb* exponent, std::size_t e_limbs, bool secret) {
+    n = bn_from_limbs(mod.n.data(), mod.limbs, secret);
+    e = bn_from_limbs(exponent, e_limbs, secret);
+    mont = BN_MONT_CTX_new();
+    if (!mont || BN_MONT_CTX_set(mont, n, thread_ctx()) != 1) throw Error("rsa: cannot set up Montgomery arithmetic");
+  }
+  ExpState(const ExpState&) = delete;
+  ExpState& operator=(const ExpState&) = delete;
+  ~ExpState() {
+    BN_clear_free(n), BN_clear_free(e);
+    BN_MONT_CTX_free(mont);
+  }
+  /// out (limbs) = in^e mod n; constant time when `secret`.
+  void exp(const limb* in, limb* out, std::size_t limbs, bool secret) const {
+    BIGNUM* x = bn_from_limbs(in, limbs, secret);
+    BIGNUM* r = secret ? BN_secure_new() : BN_new();
+    BN_CTX* ctx = thread_ctx();
+    const int ok = secret ? BN_mod_exp_mont_consttime(r, x, e, n, ctx, mont) : BN_mod_exp_mont(r, x, e, n, ctx, mont);
+    if (ok == 1) bn_to_limbs(r, out, limbs);
+    BN_clear_free(x), BN_clear_free(r);
+    if (ok != 1) throw Error("rsa: modular exponentiation failed");
+  }
+};
+
+struct CrtState {
+  ExpState p, q;
+  explicit CrtState(const rsa::PrivateKey::Impl& k)
+      : p(k.p, k.dp.data(), k.dp.size(), true), q(k.q, k.dq.data(), k.dq.size(), true) {}
+};
+
+template <class Impl, class State, class Make>
+const State& state_of(const Impl& k, Make make) {
+  std::call_once(k.cpu_once, [&] { k.cpu_state = std::shared_ptr<const State>(make()); });
+  return *static_cast<const State*>(k.cpu_state.get());
+}
+
+}  // namespace
+
+void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
+  for (const engine::RsaPrivateJob& j : jobs) {
+    const rsa::PrivateKey::Impl& k = j.key->impl();
+    if (!k.crt) {  // keys without a usable CRT form: the portable constant-time path
+      rsa::ref_rsa_private({&j, 1});
+      continue;
+    }
+    const CrtState& s = state_of<rsa::PrivateKey::Impl, CrtState>(k, [&] { return new CrtState(k); });
+    rsa::with_limbs(k.pubi().mod.limbs, [&](auto L) {
+      constexpr std::size_t N = decltype(L)::value, H = N / 2;
+      limb c[N], xp[H], xq[H], m[N];
+      bn::from_bytes<N>(c, j.in, k.pubi().size());
+      rsa::crt_inputs<N>(k, c, xp, xq);
+      bn::from_mont<H>(xp, xp, k.p.view());  // c mod p, c mod q
+      bn::from_mont<H>(xq, xq, k.q.view());
+      s.p.exp(xp, xp, H, true);                // m1 = (c mod p)^dp mod p
+      s.q.exp(xq, xq, H, true);                // m2 = (c mod q)^dq mod q
+      bn::to_mont<H>(xp, xp, k.p.view());      // m1 R mod p
+      rsa::crt_combine<N>(k, xp, xq, m);
+      bn::to_bytes<N>(j.out, k.pubi().size(), m);
+      secure_wipe(c, sizeof c), secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq), secure_wipe(m, sizeof m);
+    });
+  }
+}
+
+void cpu_rsa_public(std::span<const engine::RsaPublicJob> jobs) {
+  for (const engine::RsaPublicJob& j : jobs) {
+    const rsa::PublicKey::Impl& k = j.key->impl();
+    const ExpState& s =
+        state_of<rsa::PublicKey::Impl, ExpState>(k, [&] { return new ExpState(k.mod, k.e.data(), k.e.size(), false); });
+    rsa::with_limbs(k.mod.limbs, [&](auto L) {
+      constexpr std::size_t N = decltype(L)::value;
+      limb x[N];
+      bn::from_bytes<N>(x, j.in, k.size());
+      s.exp(x, x, N, false);
+      bn::to_bytes<N>(j.out, k.size(), x);
+    });
+  }
+}
+
+void cpu_modexp(const rsa::Modulus& mod, bytes_view exponent, std::span<const engine::ModexpJob> jobs) {
+  const std::size_t e_limbs = std::max<std::size_t>(1, (exponent.size() + 7) / 8);
+  rsa::Limbs e(e_limbs);
+  for (std::size_t k = 0; k < exponent.size(); ++k)
+    e.v[k / 8] |= static_cast<limb>(exponent[exponent.size() - 1 - k]) << (8 * (k % 8));
+  const ExpState s(mod, e.data(), e_limbs, true);
+  const std::size_t len = (mod.bits + 7) / 8;
+  for (const engine::ModexpJob& j : jobs)
+    rsa::with_limbs(mod.limbs, [&](auto L) {
+      constexpr std::size_t N = decltype(L)::value;
+      limb x[N];
+      bn::from_bytes<N>(x, j.base, len);
+      s.exp(x, x, N, true);
+      bn::to_bytes<N>(j.out, len, x);
+      secure_wipe(x, sizeof x);
+    });
+}
+
+}  // namespace cryptaccel::cpu
