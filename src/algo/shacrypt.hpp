@@ -15,6 +15,15 @@
 #include "algo/hash_message.hpp"
 #include "algo/hd.hpp"
 
+// The streaming context's functions are called from many places in the start-up hashes; on the device they stay
+// calls (one inlined copy of the unrolled block function each) instead of being inlined everywhere, which would
+// multiply the code and the compile time. On the host they are plain inline functions.
+#if defined(__CUDACC__)
+#define CA_HD_CALL inline __host__ __device__ __noinline__
+#else
+#define CA_HD_CALL inline
+#endif
+
 namespace cryptaccel::algo {
 
 /// Most salt bytes SHA-crypt uses.
@@ -39,7 +48,7 @@ CA_HD void sha2_stream_init(Sha2Stream& s, HashVariant v) {
   s.used = 0;
 }
 
-CA_HD void sha2_stream_add(Sha2Stream& s, const std::uint8_t* in, std::size_t len) {
+CA_HD_CALL void sha2_stream_add(Sha2Stream& s, const std::uint8_t* in, std::size_t len) {
   const std::size_t block = hash_block_size(s.variant);
   s.total += len;
   if (s.used) {
@@ -64,7 +73,7 @@ CA_HD void sha2_stream_add_repeated(Sha2Stream& s, const std::uint8_t* unit, std
 }
 
 /// Pads, absorbs the last block(s) and writes the digest (32 or 64 bytes).
-CA_HD void sha2_stream_finish(Sha2Stream& s, std::uint8_t* out) {
+CA_HD_CALL void sha2_stream_finish(Sha2Stream& s, std::uint8_t* out) {
   std::uint8_t last[256];
   const std::size_t n = hash_final_blocks(s.variant, s.buf, s.used, s.total, last);
   hash_blocks(s.variant, s.state, last, n);
@@ -73,7 +82,7 @@ CA_HD void sha2_stream_finish(Sha2Stream& s, std::uint8_t* out) {
 
 /// The start-up of SHA-crypt (spec steps 1-20): A, the first C (`a`); DP, whose repetition is the sequence P
 /// (`dp`); DS, whose repetition is the sequence S (`ds`). Each output holds the variant's digest size.
-CA_HD void shacrypt_prepare(HashVariant v, const std::uint8_t* pw, std::size_t pw_len, const std::uint8_t* salt,
+CA_HD_CALL void shacrypt_prepare(HashVariant v, const std::uint8_t* pw, std::size_t pw_len, const std::uint8_t* salt,
                             std::size_t salt_len, std::uint8_t* a, std::uint8_t* dp, std::uint8_t* ds) {
   const std::size_t dlen = shacrypt_digest_size(v);
   Sha2Stream ctx;

@@ -9,7 +9,7 @@
 
 #include "cuda/cuda_device.hpp"
 #include "cuda/executor.hpp"
-#include "cuda/shacrypt_kernels.hpp"
+#include "cuda/shacrypt_gpu.hpp"
 
 namespace cryptaccel::cuda {
 namespace {

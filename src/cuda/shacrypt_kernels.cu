@@ -1,17 +1,12 @@
-// SHA-crypt kernels (hashcat's init / loop / finish split, see shacrypt_ops.hpp) and the host driver the cuda
-// engines call: each (variant, rounds) pack goes to the device, the init kernel builds every candidate's templates,
-// the loop kernel runs kShaCryptRoundsPerLaunch rounds per launch, the finish kernel copies the digests out and
-// wipes the templates. One thread per candidate, grid-stride loops.
+// SHA-crypt kernels, hashcat's init / loop / finish split (per-thread bodies in shacrypt_ops.hpp), one thread per
+// candidate in grid-stride loops, and their launchers. The host driver is src/cuda/shacrypt_gpu.cpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstring>
 #include <string>
 
 #include "cryptaccel/error.hpp"
-#include "cuda/cuda_device.hpp"
 #include "cuda/shacrypt_kernels.hpp"
-#include "cuda/shacrypt_plan.hpp"
 
 namespace cryptaccel::cuda {
 namespace {
@@ -22,90 +17,59 @@ void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(e));
 }
 
+template <algo::HashVariant V>
 __global__ void __launch_bounds__(kThreads) shacrypt_init_kernel(const ShaCryptArgs a) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < a.count; i += stride)
-    shacrypt_op_init(a, i);
+    shacrypt_op_init<V>(a, i);
 }
 
+template <algo::HashVariant V>
 __global__ void __launch_bounds__(kThreads) shacrypt_loop_kernel(const ShaCryptArgs a, std::uint32_t begin,
                                                                  std::uint32_t end) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < a.count; i += stride)
-    shacrypt_op_rounds(a, i, begin, end);
+    shacrypt_op_rounds<V>(a, i, begin, end);
 }
 
+template <algo::HashVariant V>
 __global__ void __launch_bounds__(kThreads) shacrypt_finish_kernel(const ShaCryptArgs a) {
   const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
   for (std::uint64_t i = std::uint64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < a.count; i += stride)
-    shacrypt_op_finish(a, i);
+    shacrypt_op_finish<V>(a, i);
 }
 
 unsigned grid_for(std::uint64_t count) {
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>((count + kThreads - 1) / kThreads, 1u << 20)));
 }
 
-/// Device copies of a pack, freed (templates wiped by the finish kernel or here on error) on destruction.
-struct DeviceBuffers {
-  void* p[7] = {};
-  ~DeviceBuffers() {
-    for (void* q : p)
-      if (q) cudaFree(q);
-  }
-  template <class T>
-  T* upload(int slot, const std::vector<T>& v) {
-    const std::size_t bytes = std::max<std::size_t>(1, v.size() * sizeof(T));
-    check(cudaMalloc(&p[slot], bytes), "cudaMalloc");
-    if (!v.empty()) check(cudaMemcpy(p[slot], v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-    return static_cast<T*>(p[slot]);
-  }
-  std::uint8_t* alloc(int slot, std::size_t bytes) {
-    check(cudaMalloc(&p[slot], std::max<std::size_t>(1, bytes)), "cudaMalloc");
-    return static_cast<std::uint8_t*>(p[slot]);
-  }
-};
-
-void run_pack(const ShaCryptPack& pack) {
-  DeviceBuffers d;
-  ShaCryptArgs a{};
-  a.variant = static_cast<std::uint8_t>(pack.variant == ShaCryptVariant::sha512 ? algo::HashVariant::sha512
-                                                                                : algo::HashVariant::sha256);
-  a.rounds = pack.rounds;
-  a.count = pack.jobs.size();
-  a.input = d.upload(0, pack.input);
-  a.pw_offset = d.upload(1, pack.pw_offset);
-  a.salt_offset = d.upload(2, pack.salt_offset);
-  a.salt_len = d.upload(3, pack.salt_len);
-  a.tmpl_offset = d.upload(4, pack.tmpl_offset);
-  a.templates = d.alloc(5, pack.template_bytes);
-  a.digests = d.alloc(6, pack.jobs.size() * pack.digest_size());
-  const unsigned grid = grid_for(a.count);
-  shacrypt_init_kernel<<<grid, kThreads>>>(a);
-  check(cudaGetLastError(), "sha-crypt init kernel launch");
-  for (const auto& [begin, end] : shacrypt_round_chunks(pack.rounds, kShaCryptRoundsPerLaunch)) {
-    shacrypt_loop_kernel<<<grid, kThreads>>>(a, begin, end);
-    check(cudaGetLastError(), "sha-crypt loop kernel launch");
-  }
-  shacrypt_finish_kernel<<<grid, kThreads>>>(a);
-  check(cudaGetLastError(), "sha-crypt finish kernel launch");
-  std::vector<std::uint8_t> digests(pack.jobs.size() * pack.digest_size());
-  check(cudaMemcpy(digests.data(), a.digests, digests.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  check(cudaMemset(d.p[0], 0, std::max<std::size_t>(1, pack.input.size())), "cudaMemset");  // passwords
-  for (std::size_t i = 0; i < pack.jobs.size(); ++i) {
-    std::memcpy(pack.jobs[i]->digest.data(), digests.data() + i * pack.digest_size(), pack.digest_size());
-    pack.jobs[i]->status = JobStatus::ok;
-  }
-  secure_wipe(digests.data(), digests.size());
-}
-
 }  // namespace
 
-void run_shacrypt_batch(std::span<ShaCryptJob> jobs) {
-  check(cudaSetDevice(current_device()), "cudaSetDevice");
-  for (ShaCryptPack& pack : shacrypt_pack(jobs)) {
-    run_pack(pack);
-    secure_wipe(pack.input.data(), pack.input.size());
-  }
+void launch_shacrypt_init(const ShaCryptArgs& a, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (a.variant == static_cast<std::uint8_t>(algo::HashVariant::sha512))
+    shacrypt_init_kernel<algo::HashVariant::sha512><<<grid_for(a.count), kThreads, 0, s>>>(a);
+  else
+    shacrypt_init_kernel<algo::HashVariant::sha256><<<grid_for(a.count), kThreads, 0, s>>>(a);
+  check(cudaGetLastError(), "sha-crypt init kernel launch");
+}
+
+void launch_shacrypt_loop(const ShaCryptArgs& a, std::uint32_t begin, std::uint32_t end, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (a.variant == static_cast<std::uint8_t>(algo::HashVariant::sha512))
+    shacrypt_loop_kernel<algo::HashVariant::sha512><<<grid_for(a.count), kThreads, 0, s>>>(a, begin, end);
+  else
+    shacrypt_loop_kernel<algo::HashVariant::sha256><<<grid_for(a.count), kThreads, 0, s>>>(a, begin, end);
+  check(cudaGetLastError(), "sha-crypt loop kernel launch");
+}
+
+void launch_shacrypt_finish(const ShaCryptArgs& a, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (a.variant == static_cast<std::uint8_t>(algo::HashVariant::sha512))
+    shacrypt_finish_kernel<algo::HashVariant::sha512><<<grid_for(a.count), kThreads, 0, s>>>(a);
+  else
+    shacrypt_finish_kernel<algo::HashVariant::sha256><<<grid_for(a.count), kThreads, 0, s>>>(a);
+  check(cudaGetLastError(), "sha-crypt finish kernel launch");
 }
 
 }  // namespace cryptaccel::cuda

@@ -46,9 +46,13 @@ CA_HD std::uint64_t shacrypt_template_bytes(algo::HashVariant v, std::size_t pw_
   return n;
 }
 
+// The bodies are templates on the variant (a.variant must equal V), so that the compiler drops the other hash
+// families from the switch in algo::hash_blocks: one SHA-2 per kernel, smaller code and fewer registers.
+
 /// Init kernel body: candidate i's A, DP, DS; its eight templates, with A in round 0's hole.
+template <algo::HashVariant V>
 CA_HD void shacrypt_op_init(const ShaCryptArgs& a, std::uint64_t i) {
-  const algo::HashVariant v = detail::variant_of(a);
+  constexpr algo::HashVariant v = V;
   const std::size_t pw_len = detail::pw_len(a, i), salt_len = a.salt_len[i];
   std::uint8_t c[64], dp[64], ds[64];
   algo::shacrypt_prepare(v, a.input + a.pw_offset[i], pw_len, a.input + a.salt_offset[i], salt_len, c, dp, ds);
@@ -64,8 +68,9 @@ CA_HD void shacrypt_op_init(const ShaCryptArgs& a, std::uint64_t i) {
 
 /// Loop kernel body: rounds [begin, end) of candidate i. Round r hashes template pattern(r), whose hole holds C, and
 /// writes the new C into the hole of template pattern(r + 1) (round `rounds` is the finish kernel's to read).
+template <algo::HashVariant V>
 CA_HD void shacrypt_op_rounds(const ShaCryptArgs& a, std::uint64_t i, std::uint32_t begin, std::uint32_t end) {
-  const algo::HashVariant v = detail::variant_of(a);
+  constexpr algo::HashVariant v = V;
   const std::size_t pw_len = detail::pw_len(a, i), salt_len = a.salt_len[i];
   const std::size_t block = algo::hash_block_size(v), dlen = algo::shacrypt_digest_size(v);
   std::uint8_t* tmpl[algo::kShaCryptPatterns];
@@ -88,8 +93,9 @@ CA_HD void shacrypt_op_rounds(const ShaCryptArgs& a, std::uint64_t i, std::uint3
 }
 
 /// Finish kernel body: candidate i's digest (C after the last round) to `digests`, then its templates wiped.
+template <algo::HashVariant V>
 CA_HD void shacrypt_op_finish(const ShaCryptArgs& a, std::uint64_t i) {
-  const algo::HashVariant v = detail::variant_of(a);
+  constexpr algo::HashVariant v = V;
   const std::size_t pw_len = detail::pw_len(a, i), salt_len = a.salt_len[i];
   const std::size_t dlen = algo::shacrypt_digest_size(v);
   const int k = algo::shacrypt_pattern(a.rounds);

@@ -72,10 +72,14 @@ void shacrypt_emulate(const ShaCryptPack& pack, std::uint32_t per_launch) {
   a.templates = templates.data();
   a.tmpl_offset = pack.tmpl_offset.data();
   a.digests = digests.data();
-  for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_init(a, i);
-  for (const auto& [begin, end] : shacrypt_round_chunks(pack.rounds, per_launch))
-    for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_rounds(a, i, begin, end);
-  for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_finish(a, i);
+  const auto run = [&]<algo::HashVariant V>() {
+    for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_init<V>(a, i);
+    for (const auto& [begin, end] : shacrypt_round_chunks(pack.rounds, per_launch))
+      for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_rounds<V>(a, i, begin, end);
+    for (std::uint64_t i = 0; i < a.count; ++i) shacrypt_op_finish<V>(a, i);
+  };
+  if (pack.variant == ShaCryptVariant::sha512) run.template operator()<algo::HashVariant::sha512>();
+  else run.template operator()<algo::HashVariant::sha256>();
   for (std::size_t i = 0; i < pack.jobs.size(); ++i) {
     std::memcpy(pack.jobs[i]->digest.data(), digests.data() + i * pack.digest_size(), pack.digest_size());
     pack.jobs[i]->status = JobStatus::ok;
