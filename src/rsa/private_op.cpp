@@ -92,12 +92,14 @@ bool unblind_and_check(const PrivateItem& item, Scratch& s) {
   limb r[N], c[N], v[N];
   bn::from_bytes<N>(r, s.blinded.data(), len);
   bn::mont_mul<N>(r, r, s.ai.data(), m.n, m.n0);  // s' r^-1
-  // The candidate result is what this operation publishes (a signature) or what the padding check reads next in
-  // constant time (a decryption); a constant-time analysis (tests/ct) may treat it as public from here on.
-  declassify(r, sizeof r);
+  // A signature is public from here on (tests/ct's analysis may treat it so); a decryption result stays secret and
+  // only the check's verdict (fault or not) is public.
+  if (item.publish) declassify(r, sizeof r);
   public_exp<N, bn::PortableMont>(pub, r, v);
   bn::from_bytes<N>(c, item.in, len);
-  const bool ok = bn::equal_mask<N>(v, c) != 0;
+  limb same = bn::equal_mask<N>(v, c);
+  declassify(&same, sizeof same);
+  const bool ok = same != 0;
   if (ok)
     bn::to_bytes<N>(item.out, len, r);
   else

@@ -18,6 +18,9 @@ struct PrivateItem {
   const std::uint8_t* in = nullptr;
   std::uint8_t* out = nullptr;
   bool ok = false;
+  /// The result is published as it is (a signature): a constant-time analysis may treat it as public once
+  /// computed. False for a decryption, whose result stays secret through the padding check.
+  bool publish = false;
 };
 
 /// One public operation: `in` (size() bytes, must be < n) to `out`.

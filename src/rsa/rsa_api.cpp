@@ -124,7 +124,7 @@ BatchReport sign_batch(std::span<SignJob> jobs, const SignOptions& options, cons
     } catch (const Error& e) {
       return fail(j, JobStatus::invalid_argument, e.what());
     }
-    items[i] = PrivateItem{j.key, ems[i].data(), j.signature.data(), false};
+    items[i] = PrivateItem{j.key, ems[i].data(), j.signature.data(), false, true};
   });
   std::vector<PrivateItem> run;
   std::vector<std::size_t> index;
