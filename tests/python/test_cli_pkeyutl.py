@@ -211,14 +211,14 @@ def test_decrypt_failure_writes_nothing(keys, tmp_path):
 
 # --- keys --------------------------------------------------------------------------------------------------------
 
-def test_key_formats(keys, msg, tmp_path):
+def test_key_formats(keys, msg, tmp_path, monkeypatch):
     k = keys[2048]
     expected = ok(openssl("-sign", "-inkey", k["priv"], "-rawin", "-in", msg))
     for form in ("priv", "pkcs1", "der"):
         assert ok(cli("-sign", "-inkey", k[form], "-rawin", "-in", msg), form) == expected
     assert ok(cli("-sign", "-inkey", k["enc"], "-passin", "pass:hunter2", "-rawin", "-in", msg)) == expected
-    os.environ["H9B_TEST_PASS"] = "hunter2"
-    assert ok(cli("-sign", "-inkey", k["enc"], "-passin", "env:H9B_TEST_PASS", "-rawin", "-in", msg)) == expected
+    monkeypatch.setenv("CRYPTACCEL_TEST_KEYPASS", "hunter2")
+    assert ok(cli("-sign", "-inkey", k["enc"], "-passin", "env:CRYPTACCEL_TEST_KEYPASS", "-rawin", "-in", msg)) == expected
     pw = tmp_path / "pw"
     pw.write_text("hunter2\n")
     assert ok(cli("-sign", "-inkey", k["enc"], "-passin", f"file:{pw}", "-rawin", "-in", msg)) == expected
