@@ -54,9 +54,6 @@ class CpuEngine final : public engine::Engine {
     if (cipher == BlockCipher::sm4) return sm4_cpu_gcm_split_key(key);
     return openssl_aes_gcm_split_key(cipher, key);
   }
-  std::unique_ptr<engine::XtsSplitKey> xts_split_key(BlockCipher cipher, bytes_view key) const override {
-    return openssl_aes_xts_split_key(cipher, key);
-  }
 
   bool supports_hash(HashAlgorithm) const override { return true; }
   HashBlocksFn hash_blocks_function(HashAlgorithm algorithm) const override {

@@ -231,78 +231,7 @@ class AesGcmSplitKey final : public engine::GcmSplitKey {
   GhashPclmulKey ghash_;
 };
 
-/// XTS for a split data unit: EVP's ECB under K1 between two XORs with the tweaks, which are generated here by
-/// doubling (EVP's XTS cannot start at a tweak of our choosing). Tweaks and masked blocks go through a small buffer
-/// that stays in L1.
-class AesXtsSplitKey final : public engine::XtsSplitKey {
- public:
-  AesXtsSplitKey(BlockCipher cipher, bytes_view key) : half_(key.size() / 2) {
-    ecb_ = evp_cipher(CipherSpec{cipher, Mode::ecb, false});
-    std::memcpy(key_, key.data(), key.size());
-  }
-  ~AesXtsSplitKey() override { secure_wipe(key_, sizeof key_); }
-
-  void first_tweak(const std::uint8_t iv[16], std::uint8_t t[16]) const override {
-    const auto ctx = context(key_ + half_, Direction::encrypt);
-    if (!update(ctx.get(), t, iv, kBlock)) throw std::runtime_error(openssl_error());
-  }
-
-  void blocks(Direction dir, const std::uint8_t t[16], const std::uint8_t* in, std::uint8_t* out,
-              std::size_t n) const override {
-    constexpr std::size_t kChunk = 128;  // blocks per EVP call: 2 KiB of tweaks + 2 KiB of data
-    const auto ctx = context(key_, dir);
-    alignas(16) std::uint8_t tweaks[kChunk * kBlock], x[kChunk * kBlock];
-    // The tweak as a little-endian 128-bit integer (IEEE 1619 byte order; x86 is little-endian): doubling is a
-    // 128-bit shift left with the carry folded back as 0x87, without branches (algo::xts_mul_alpha, word-wise).
-    std::uint64_t lo, hi;
-    std::memcpy(&lo, t, 8), std::memcpy(&hi, t + 8, 8);
-    for (std::size_t done = 0; done < n;) {
-      const std::size_t c = std::min(kChunk, n - done);
-      for (std::size_t i = 0; i < c; ++i) {
-        std::memcpy(tweaks + i * kBlock, &lo, 8), std::memcpy(tweaks + i * kBlock + 8, &hi, 8);
-        const std::uint64_t carry = 0 - (hi >> 63);
-        hi = (hi << 1) | (lo >> 63);
-        lo = (lo << 1) ^ (0x87 & carry);
-      }
-      xor_blocks(x, in + done * kBlock, tweaks, c * kBlock);
-      if (!update(ctx.get(), x, x, c * kBlock)) throw std::runtime_error(openssl_error());
-      xor_blocks(out + done * kBlock, x, tweaks, c * kBlock);
-      done += c;
-    }
-    secure_wipe(tweaks, sizeof tweaks), secure_wipe(x, sizeof x);
-    lo = hi = 0;
-  }
-
- private:
-  static void xor_blocks(std::uint8_t* out, const std::uint8_t* a, const std::uint8_t* b, std::size_t len) {
-    for (std::size_t i = 0; i < len; i += 8) {
-      std::uint64_t va, vb;
-      std::memcpy(&va, a + i, 8), std::memcpy(&vb, b + i, 8);
-      va ^= vb;
-      std::memcpy(out + i, &va, 8);
-    }
-  }
-  /// A fresh ECB context per call: calls come from several threads at once.
-  std::unique_ptr<EVP_CIPHER_CTX, CtxFree> context(const std::uint8_t* key, Direction dir) const {
-    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
-    if (!ctx) throw std::bad_alloc();
-    if (EVP_CipherInit_ex2(ctx.get(), ecb_, key, nullptr, dir == Direction::encrypt, nullptr) != 1 ||
-        EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1)
-      throw std::runtime_error(openssl_error());
-    return ctx;
-  }
-
-  const EVP_CIPHER* ecb_;
-  std::uint8_t key_[64];
-  std::size_t half_;
-};
-
 }  // namespace
-
-std::unique_ptr<engine::XtsSplitKey> openssl_aes_xts_split_key(BlockCipher cipher, bytes_view key) {
-  if (cipher == BlockCipher::sm4 || key.size() > 64) return nullptr;
-  return std::make_unique<AesXtsSplitKey>(cipher, key);
-}
 
 std::unique_ptr<engine::GcmSplitKey> openssl_aes_gcm_split_key(BlockCipher cipher, bytes_view key) {
   if (cipher == BlockCipher::sm4 || !ghash_pclmul_available()) return nullptr;

@@ -42,8 +42,4 @@ void openssl_aes_run(EvpContext& ctx, const CipherSpec& spec, Direction dir, Cip
 /// GCM's 32-bit counter wraps (EVP's CTR carries into all 128 bits), and the PCLMULQDQ GHASH of ghash_pclmul.hpp.
 std::unique_ptr<engine::GcmSplitKey> openssl_aes_gcm_split_key(BlockCipher cipher, bytes_view key);
 
-/// AES-XTS building blocks for one data unit split over threads (src/engine/xts_split.hpp): EVP's AES-ECB between
-/// XORs with tweaks generated here. `key` is both XTS halves.
-std::unique_ptr<engine::XtsSplitKey> openssl_aes_xts_split_key(BlockCipher cipher, bytes_view key);
-
 }  // namespace cryptaccel::cpu

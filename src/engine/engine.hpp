@@ -60,18 +60,6 @@ class GcmSplitKey {
   virtual void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const;
 };
 
-/// One key's XTS building blocks, with which dispatch splits one large XTS data unit over host threads
-/// (src/engine/xts_split.cpp). Every method is const and may run on several threads at once.
-class XtsSplitKey {
- public:
-  virtual ~XtsSplitKey() = default;
-  /// The data unit's first tweak: t = E_K2(iv).
-  virtual void first_tweak(const std::uint8_t iv[16], std::uint8_t t[16]) const = 0;
-  /// XTS over `n` whole blocks with the tweaks t, t·α, t·α², ... (no ciphertext stealing); in == out allowed.
-  virtual void blocks(Direction dir, const std::uint8_t t[16], const std::uint8_t* in, std::uint8_t* out,
-                      std::size_t n) const = 0;
-};
-
 /// A backend. Each engine says what it supports; dispatch asks, never guesses.
 class Engine {
  public:
@@ -93,12 +81,6 @@ class Engine {
   /// GCM building blocks for `key` under `cipher`, so that dispatch can split one large GCM job over host threads;
   /// nullptr (the default) when this engine does not offer them. Only asked of runs_on_host_threads() engines.
   virtual std::unique_ptr<GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const {
-    (void)cipher, (void)key;
-    return nullptr;
-  }
-  /// XTS building blocks for `key` (both halves) under `cipher`, so that dispatch can split one large XTS data unit
-  /// over host threads; nullptr (the default) when this engine does not offer them.
-  virtual std::unique_ptr<XtsSplitKey> xts_split_key(BlockCipher cipher, bytes_view key) const {
     (void)cipher, (void)key;
     return nullptr;
   }
