@@ -19,6 +19,7 @@
 
 #include "atomic_output.hpp"
 #include "commands.hpp"
+#include "dash_option.hpp"
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
@@ -132,16 +133,9 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
 
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') throw InvalidArgument("unexpected argument '" + arg + "'");
-    const bool double_dash = arg[1] == '-';
-    std::string_view body = std::string_view(arg).substr(double_dash ? 2 : 1);
-    std::optional<std::string> inline_value;
-    if (double_dash) {
-      if (const auto eq = body.find('='); eq != std::string_view::npos) {
-        inline_value = std::string(body.substr(eq + 1));
-        body = body.substr(0, eq);
-      }
-    }
+    const DashOption option = split_dash_option(arg);
+    const std::string_view body = option.name;
+    const std::optional<std::string>& inline_value = option.inline_value;
 
     const auto def = std::find_if(std::begin(kOptions), std::end(kOptions),
                                   [&](const OptionDef& d) { return d.name == body; });
@@ -156,18 +150,7 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
       throw InvalidArgument("unknown option '" + arg + "' (see --help)");
     }
 
-    std::string value;
-    if (def->takes_value) {
-      if (inline_value) {
-        value = *inline_value;
-      } else if (i + 1 < args.size()) {
-        value = args[++i];
-      } else {
-        throw InvalidArgument("option '" + arg + "' needs a value");
-      }
-    } else if (inline_value) {
-      throw InvalidArgument("option '--" + std::string(body) + "' takes no value");
-    }
+    const std::string value = dash_option_value(args, i, arg, option, def->takes_value);
 
     switch (def->id) {
       case Opt::in: opt.in_path = value; break;

@@ -8,6 +8,7 @@
 
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
+#include "dash_option.hpp"
 #include "hex.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
@@ -161,16 +162,8 @@ Options parse_args(const std::vector<std::string>& args) {
   int ops = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg.size() < 2 || arg[0] != '-') throw InvalidArgument("unexpected argument '" + arg + "'");
-    const bool double_dash = arg[1] == '-';
-    std::string_view body = std::string_view(arg).substr(double_dash ? 2 : 1);
-    std::optional<std::string> inline_value;
-    if (double_dash) {
-      if (const auto eq = body.find('='); eq != std::string_view::npos) {
-        inline_value = std::string(body.substr(eq + 1));
-        body = body.substr(0, eq);
-      }
-    }
+    const DashOption option = split_dash_option(arg);
+    const std::string_view body = option.name;
     const auto def = std::find_if(std::begin(kOptions), std::end(kOptions),
                                   [&](const OptionDef& d) { return d.name == body; });
     if (def == std::end(kOptions)) {
@@ -179,18 +172,7 @@ Options parse_args(const std::vector<std::string>& args) {
                               "encrypt and decrypt only)");
       throw InvalidArgument("unknown option '" + arg + "' (see --help)");
     }
-    std::string value;
-    if (def->takes_value) {
-      if (inline_value) {
-        value = *inline_value;
-      } else if (i + 1 < args.size()) {
-        value = args[++i];
-      } else {
-        throw InvalidArgument("option '" + arg + "' needs a value");
-      }
-    } else if (inline_value) {
-      throw InvalidArgument("option '--" + std::string(body) + "' takes no value");
-    }
+    const std::string value = dash_option_value(args, i, arg, option, def->takes_value);
 
     switch (def->id) {
       case Id::sign: opt.op = Op::sign; ++ops; break;
