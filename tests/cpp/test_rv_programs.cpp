@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cryptaccel/rv.hpp"
+#include "rv_spike_run.hpp"
 
 namespace cryptaccel::test {
 namespace {
@@ -24,11 +25,6 @@ constexpr const char* kFullExt = CRYPTACCEL_RV_FULL_EXT;
 #else
 constexpr const char* kElfDir = nullptr;
 constexpr const char* kFullExt = "";
-#endif
-#ifdef CRYPTACCEL_SPIKE
-constexpr const char* kSpike = CRYPTACCEL_SPIKE;
-#else
-constexpr const char* kSpike = nullptr;
 #endif
 
 #define REQUIRE_ELFS() \
@@ -163,30 +159,6 @@ TEST_P(RvPrograms, SimulatorSpeed) {
 }
 
 // ---- Spike parity ---------------------------------------------------------------------------------------------
-
-struct SpikeRun {
-  int exit_code = -1;
-  std::string out;
-};
-
-/// Runs Spike on `elf_path` with `input` on stdin. Spike prints the target's fd 1 and fd 2 on its stdout.
-SpikeRun run_spike(const std::string& elf_path, const std::string& isa, const std::string& input) {
-  char dir_template[] = "/tmp/cryptaccel_rv_spike_XXXXXX";
-  const char* dir = mkdtemp(dir_template);
-  if (!dir) return {};
-  const std::string in = std::string(dir) + "/in", out = std::string(dir) + "/out", err = std::string(dir) + "/err";
-  std::ofstream(in, std::ios::binary) << input;
-  const std::string cmd = std::string("'") + kSpike + "' --isa=" + isa + " '" + elf_path + "' < " + in + " > " + out +
-                          " 2> " + err;
-  const int status = std::system(cmd.c_str());
-  SpikeRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream f(out, std::ios::binary);
-  r.out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  std::remove(in.c_str()), std::remove(out.c_str()), std::remove(err.c_str());
-  rmdir(dir);
-  return r;
-}
 
 struct ParityCase {
   const char* prog;
