@@ -70,6 +70,7 @@ std::string footer() {
          "  cryptaccel rv exec prog.elf --isa rv32imc_zkne --signature prog.sig\n"
          "  cryptaccel rv table seed000 --json seed000.json --chart seed000.png\n"
          "  cryptaccel rv run sha256 --variant zvk --xlen 64 --vlen 512 --check --vs spike\n"
+         "  cryptaccel rv run keccak-f1600 --variant reference --xlen 32 --states 3 --rounds 12 --check\n"
          "  cryptaccel rv table seed001 --json seed001.json --chart seed001.png --vs spike\n"
          "\n"
          "Kernels come from the build's manifest (rv/kernels/README.md): --manifest FILE, else $CRYPTACCEL_RV_MANIFEST,\n"
@@ -96,7 +97,7 @@ int run_rv(const std::vector<std::string>& args) {
   std::string run_xlen, run_mode, run_bytes, run_blocks, run_vs, run_seed;
   CLI::App* run = app.add_subcommand("run", "run one kernel on fresh random input: counts, cycles, speed, checks");
   run->add_option("kernel", run_o.kernel, "kernel name (see rv list)")->required()->type_name("KERNEL");
-  run->add_option("--variant", run_o.variant, "software-naive, software-table, hybrid, native, reference, zvk")
+  run->add_option("--variant", run_o.variant, "software-naive, software-table, hybrid, native, reference, zvk, rvv, ... (rv list)")
       ->required()
       ->type_name("V");
   run->add_option("--xlen", run_xlen, "32 or 64")->required()->type_name("X");
@@ -111,6 +112,12 @@ int run_rv(const std::vector<std::string>& args) {
   run->add_option("--blocks", run_blocks, "AES: 16-byte blocks; hashes: compression blocks")
       ->type_name("N")
       ->excludes(bytes_opt);
+  std::string run_states, run_rounds, run_outlen;
+  run->add_option("--states", run_states, "keccak-f1600: number of 200-byte states (default 6)")->type_name("N");
+  run->add_option("--rounds", run_rounds, "keccak-f1600: Keccak-p rounds 1..24, the last ones of Keccak-f (default 24)")
+      ->type_name("R");
+  run->add_option("--outlen", run_outlen, "XOF kernels (shake128): output bytes (default 32; k, M suffixes)")
+      ->type_name("N");
   run->add_flag("--check", run_o.check, "compare the output with the ref engine's; exit 1 if it differs");
   run->add_option("--vs", run_vs, "also run on Spike; exit 1 unless output and region instret are equal")
       ->type_name("spike");
@@ -184,6 +191,9 @@ int run_rv(const std::vector<std::string>& args) {
       if (!run_mode.empty()) run_o.request.mode = run_mode;
       run_o.request.bytes = optional_number(run_bytes, "--bytes", true);
       run_o.request.blocks = optional_number(run_blocks, "--blocks");
+      run_o.request.states = optional_number(run_states, "--states");
+      run_o.request.rounds = optional_number(run_rounds, "--rounds");
+      run_o.request.outlen = optional_number(run_outlen, "--outlen", true);
       run_o.vs_spike = !vs_target(run_vs).empty();
       run_o.seed = optional_number(run_seed, "--seed");
       run_o.request.mode_given = !run_mode.empty();

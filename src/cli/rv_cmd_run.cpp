@@ -61,8 +61,8 @@ int rv_run(const RunCommandOptions& o) {
   RunOptions options;
   if (o.vlen) {
     if (!entry.vector()) {
-      throw std::invalid_argument("--vlen applies to the vector kernels (variant zvk), not " + o.kernel + " " +
-                                  o.variant);
+      throw std::invalid_argument("--vlen applies to the vector kernels (variants zvk, rvv, ...), not " + o.kernel +
+                                  " " + o.variant);
     }
     const unsigned v = *o.vlen;
     if (v < 128 || v > 4096 || (v & (v - 1)) != 0) {

@@ -96,6 +96,7 @@ std::string kernel_exit_meaning(std::int64_t status) {
     case 3: return "trap";
     case 4: return "malformed header";
     case 5: return "input larger than the kernel's RAM";
+    case 6: return "the machine cannot run this kernel (VLEN too small)";
     default: return "unknown status";
   }
 }

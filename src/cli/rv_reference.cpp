@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
+#include <vector>
 
 #include "algo/aes_key_schedule.hpp"
+#include "algo/bits.hpp"
+#include "algo/keccak.hpp"
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
@@ -66,6 +70,28 @@ bytes reference_gcm(const std::string& algorithm, bytes_view key, bytes_view iv,
 
 bytes reference_hash(const std::string& algorithm, bytes_view message) {
   return cryptaccel::hash(parse_hash(algorithm), message, 0, "ref");
+}
+
+bytes reference_xof(const std::string& algorithm, bytes_view message, std::size_t outlen) {
+  return cryptaccel::hash(parse_hash(algorithm), message, outlen, "ref");
+}
+
+bytes reference_keccak_p(bytes_view states, unsigned rounds) {
+  if (rounds < 1 || rounds > 24) throw std::invalid_argument("Keccak-p rounds must be 1..24, got " + std::to_string(rounds));
+  if (states.size() % 200 != 0) throw std::invalid_argument("Keccak states are 200 bytes each");
+  std::vector<KeccakState> batch(states.size() / 200);
+  for (std::size_t s = 0; s < batch.size(); ++s)
+    for (std::size_t i = 0; i < 25; ++i) batch[s][i] = algo::load_le64(states.data() + 200 * s + 8 * i);
+  if (rounds == 24) {
+    keccak_f1600_batch(std::span<KeccakState>(batch), "ref");
+  } else {
+    for (KeccakState& a : batch)
+      for (unsigned r = 24 - rounds; r < 24; ++r) algo::keccak_round(a.data(), CA_TABLE(algo::kKeccakRc)[r]);
+  }
+  bytes out(states.size());
+  for (std::size_t s = 0; s < batch.size(); ++s)
+    for (std::size_t i = 0; i < 25; ++i) algo::store_le64(out.data() + 200 * s + 8 * i, batch[s][i]);
+  return out;
 }
 
 bytes reference_aes_schedule(bytes_view key, bool decryption) {

@@ -1,5 +1,6 @@
 // `cryptaccel rv run --check`: what a kernel's output must be, computed by the library's ref engine.
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "cryptaccel/types.hpp"
@@ -17,6 +18,16 @@ bytes reference_gcm(const std::string& algorithm, bytes_view key, bytes_view iv,
 
 /// The digest of `message` by `algorithm` ("SHA-256", "SHA-512", "SM3", ...) through the hash API on the ref engine.
 bytes reference_hash(const std::string& algorithm, bytes_view message);
+
+/// An extendable-output function's (`algorithm` "SHAKE128", "SHAKE256") first `outlen` bytes for `message`, through
+/// the hash API on the ref engine.
+bytes reference_xof(const std::string& algorithm, bytes_view message, std::size_t outlen);
+
+/// Keccak-p[1600, rounds] (FIPS 202, 3.3: the last `rounds` rounds of Keccak-f[1600]) of every 200-byte state in
+/// `states` (25 little-endian lanes each): the ref engine's batch Keccak-f[1600] for rounds = 24, else
+/// src/algo/keccak.hpp's round function with round constants RC[24 - rounds .. 23]. Throws std::invalid_argument
+/// for rounds outside 1..24 or a size that is not whole states.
+bytes reference_keccak_p(bytes_view states, unsigned rounds);
 
 /// The AES key schedule of `key` (16, 24 or 32 bytes) in FIPS-197 byte order, 16 * (rounds + 1) bytes: w[] from
 /// src/algo's key expansion, or with `decryption` the equivalent inverse cipher's dw[] (FIPS-197 §5.3.5:

@@ -128,6 +128,60 @@ KernelInput gcm_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19
   return in;
 }
 
+/// A size from the kernel's workloads (any of them, the last one naming `key` wins), else `fallback`.
+std::uint64_t any_workload(const KernelSpec& k, const char* key, std::uint64_t fallback) {
+  for (const auto& [name, w] : k.workloads.items()) fallback = w.value(key, fallback);
+  return fallback;
+}
+
+/// keccak-states layout: u32 nstates, u32 rounds, nstates random states -> the states after Keccak-p[1600, rounds].
+/// --states / --rounds, else the kernel's workload (6 states, 24 rounds).
+KernelInput keccak_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  const std::uint64_t states = req.states.value_or(any_workload(k, "states", 6));
+  const std::uint64_t rounds = req.rounds.value_or(any_workload(k, "rounds", 24));
+  if (states == 0) throw std::invalid_argument("--states: at least one state");
+  if (states > kMaxPayloadBytes / 200) check_payload(kMaxPayloadBytes + 1);
+  if (rounds < 1 || rounds > 24) throw std::invalid_argument("--rounds must be 1..24, got " + std::to_string(rounds));
+  KernelInput in;
+  const bytes data = random_bytes(static_cast<std::size_t>(200 * states), rng);
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(states));
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(rounds));
+  in.stdin_bytes.insert(in.stdin_bytes.end(), data.begin(), data.end());
+  in.expected = reference_keccak_p(data, static_cast<unsigned>(rounds));
+  in.payload_bytes = 200 * states;
+  in.description = (rounds == 24 ? std::string("Keccak-f[1600]") : "Keccak-p[1600, " + std::to_string(rounds) + "]") +
+                   ", " + std::to_string(states) + (states == 1 ? " state" : " states");
+  in.json = {{"states", states}, {"rounds", rounds}, {"bytes", 200 * states}};
+  return in;
+}
+
+/// xof layout: u32 length, u32 outlen, message -> outlen bytes. --bytes (or --blocks of the rate) and --outlen, else
+/// the kernel's workload.
+KernelInput xof_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
+  std::uint64_t length = any_workload(k, "length", 1024);
+  if (req.bytes) {
+    length = *req.bytes;
+  } else if (req.blocks) {
+    const std::uint64_t block = hash_info(parse_hash(k.algorithm)).block_size;
+    if (*req.blocks > kMaxPayloadBytes / block) check_payload(kMaxPayloadBytes + 1);
+    length = *req.blocks * block;
+  }
+  const std::uint64_t outlen = req.outlen.value_or(any_workload(k, "outlen", k.digest_bytes ? k.digest_bytes : 32));
+  if (outlen == 0) throw std::invalid_argument("--outlen: at least one byte");
+  check_payload(length);
+  check_payload(outlen);
+  KernelInput in;
+  const bytes message = random_bytes(static_cast<std::size_t>(length), rng);
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(length));
+  put_u32le(in.stdin_bytes, static_cast<std::uint32_t>(outlen));
+  in.stdin_bytes.insert(in.stdin_bytes.end(), message.begin(), message.end());
+  in.expected = reference_xof(k.algorithm, message, static_cast<std::size_t>(outlen));
+  in.payload_bytes = length;
+  in.description = std::to_string(length) + "-byte message, " + std::to_string(outlen) + " bytes out";
+  in.json = {{"bytes", length}, {"outlen", outlen}};
+  return in;
+}
+
 KernelInput keyexp_input(const KernelSpec& k, std::mt19937_64& rng) {
   KernelInput in;
   in.stdin_bytes = random_bytes(k.key_bytes, rng);
@@ -146,6 +200,21 @@ KernelInput make_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
   if (!cipher && (req.mode_given || req.decrypt)) {
     throw std::invalid_argument("--mode and --decrypt apply to the cipher kernels (aes128, aes256, sm4), not " + k.kernel);
   }
+  const bool keccak = k.layout == "keccak-states";
+  if (!keccak && (req.states || req.rounds)) {
+    throw std::invalid_argument("--states and --rounds apply to the Keccak permutation kernel (keccak-f1600), not " +
+                                k.kernel);
+  }
+  if (k.layout != "xof" && req.outlen) {
+    throw std::invalid_argument("--outlen applies to the XOF kernels (shake128), not " + k.kernel);
+  }
+  if (keccak) {
+    if (req.bytes || req.blocks) {
+      throw std::invalid_argument("--bytes and --blocks do not apply to " + k.kernel + " (use --states)");
+    }
+    return keccak_input(k, req, rng);
+  }
+  if (k.layout == "xof") return xof_input(k, req, rng);
   if (cipher) return cipher_input(k, req, rng);
   if (k.layout == "hash") return hash_input(k, req, rng);
   if (k.layout == "aes-gcm") return gcm_input(k, req, rng);

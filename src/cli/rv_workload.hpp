@@ -18,6 +18,9 @@ struct WorkloadRequest {
   bool decrypt = false;                  ///< aes-cipher
   std::optional<std::uint64_t> bytes;    ///< --bytes: message length (hash) or data length (cipher, whole blocks)
   std::optional<std::uint64_t> blocks;   ///< --blocks: 16-byte blocks (cipher) or compression blocks (hash)
+  std::optional<std::uint64_t> states;   ///< --states: Keccak states (keccak-states layout)
+  std::optional<std::uint64_t> rounds;   ///< --rounds: Keccak-p rounds, 1..24 (keccak-states layout)
+  std::optional<std::uint64_t> outlen;   ///< --outlen: output bytes of an XOF (xof layout)
 };
 
 /// Largest payload accepted: the kernels' RAM is 16 MiB (code, stack and the input buffer).
@@ -33,7 +36,8 @@ struct KernelInput {
 };
 
 /// Builds the input of `kernel` for `request` from `rng` and computes the expected output. Sizes default to the
-/// kernel's seed-000 workload (512 blocks, a 2 KiB message), else its riscv-crypto one (1 block). Throws
+/// kernel's seed-000 workload (512 blocks, a 2 KiB message), else its riscv-crypto one (1 block); the Keccak
+/// layouts (keccak-states, xof) to the sizes of any of their workloads (6 states, 24 rounds; 32 bytes out). Throws
 /// std::invalid_argument for options that do not apply to the kernel's layout or sizes out of range.
 KernelInput make_input(const KernelSpec& kernel, const WorkloadRequest& request, std::mt19937_64& rng);
 

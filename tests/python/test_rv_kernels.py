@@ -278,8 +278,8 @@ def _sm3(msg: bytes):
     return _Digest(msg)
 
 
-HASHES = {"sha256": hashlib.sha256, "sha512": hashlib.sha512, "sm3": _sm3}
-HASH_BLOCK = {"sha256": 64, "sha512": 128, "sm3": 64}
+HASHES = {"sha256": hashlib.sha256, "sha512": hashlib.sha512, "sm3": _sm3, "sha3-256": hashlib.sha3_256}
+HASH_BLOCK = {"sha256": 64, "sha512": 128, "sm3": 64, "sha3-256": 136}
 
 
 def cases(entry: dict, rng: random.Random) -> List[Tuple[str, bytes, bytes]]:
@@ -323,6 +323,17 @@ def cases(entry: dict, rng: random.Random) -> List[Tuple[str, bytes, bytes]]:
             aad, pt = rng.randbytes(aad_len), rng.randbytes(n)
             out.append((f"gcm aad {aad_len} + {n} bytes",
                         struct.pack("<II", aad_len, n) + key + iv + aad + pt, AESGCM(key).encrypt(iv, pt, aad)))
+    elif k["layout"] == "keccak-states":  # Keccak-p[1600, n]: tests/python/keccak_model.py
+        from keccak_model import keccak_p_bytes
+        for n, rounds in ((1, 24), (rng.randint(2, 7), rng.choice((1, 12, 23))), (6, 24)):
+            states = rng.randbytes(200 * n)
+            out.append((f"{n} states, {rounds} rounds", struct.pack("<II", n, rounds) + states,
+                        keccak_p_bytes(states, rounds)))
+    elif k["layout"] == "xof":  # shake128
+        for n, outlen in ((0, 32), (167, 1), (168, 200), (rng.randint(0, 400), rng.randint(1, 400))):
+            msg = rng.randbytes(n)
+            out.append((f"{n} bytes, {outlen} out", struct.pack("<II", n, outlen) + msg,
+                        hashlib.shake_128(msg).digest(outlen)))
     else:
         raise AssertionError(f"unknown layout {k['layout']}")
     return out
@@ -461,6 +472,8 @@ ENCODINGS = [
 ] + [
     # Zvkb's vrev8.v (OP-V 0x57, OPMVV, funct6 010010, vs1 01001; maskable).
     ("vrev8.v", "zvkb", 0b010010 << 26 | 0b01001 << 15 | 2 << 12 | 0x57, 0xFC0FF07F, 64),
+    # RVV's vrgather.vv (OP-V 0x57, OPIVV, funct6 001100; maskable): the rvv Keccak kernels' slides and pi.
+    ("vrgather.vv", "v", 0b001100 << 26 | 0 << 12 | 0x57, 0xFC00707F, 64),
 ]
 SCALAR_CRYPTO = {"zbb", "zbkb", "zbkc", "zbkx", "zkne", "zknd", "zknh", "zksed", "zksh"}
 VECTOR_CRYPTO = {"zvkned", "zvknh", "zvkg", "zvksed", "zvksh", "zvkb"}
@@ -472,6 +485,7 @@ FORBIDDEN = {  # extensions a variant must not use
     "native": {"zbb", "zbkc", "zbkx", "zksed", "zksh"} | VECTOR_CRYPTO,
     "reference": SCALAR_CRYPTO | VECTOR_CRYPTO,
     "zvk": SCALAR_CRYPTO,
+    "rvv": SCALAR_CRYPTO | VECTOR_CRYPTO,
 }
 
 

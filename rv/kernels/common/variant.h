@@ -8,15 +8,17 @@
  *   reference   portable constant-time C for rv32imc/rv64imc (seed 001's role of OpenSSL's C code): no table indexed
  *               by secret data, no secret-dependent branch; rotates from shifts as in software-*.
  *   zvk         RVV 1.0 + the vector crypto extensions (Zvkned, Zvknhb, Zvkg, Zvksed, Zvksh, Zvkb) through the
- *               <riscv_vector.h> intrinsics, RV64 (rv64gcv); scalar code as in software-* (no Zbb/Zbkb). */
+ *               <riscv_vector.h> intrinsics, RV64 (rv64gcv); scalar code as in software-* (no Zbb/Zbkb).
+ *   rvv         standard RVV 1.0 only (rv64gcv: no vector crypto, no custom instruction, no Zbb/Zbkb) through the
+ *               <riscv_vector.h> intrinsics (the Keccak kernels' "vector extensions" variant). */
 #ifndef CA_RV_VARIANT_H
 #define CA_RV_VARIANT_H
 
 #include <stdint.h>
 
 #if (defined(VARIANT_SOFTWARE_NAIVE) + defined(VARIANT_SOFTWARE_TABLE) + defined(VARIANT_HYBRID) + \
-     defined(VARIANT_NATIVE) + defined(VARIANT_REFERENCE) + defined(VARIANT_ZVK)) != 1
-#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE, VARIANT_REFERENCE, VARIANT_ZVK"
+     defined(VARIANT_NATIVE) + defined(VARIANT_REFERENCE) + defined(VARIANT_ZVK) + defined(VARIANT_RVV)) != 1
+#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE, VARIANT_REFERENCE, VARIANT_ZVK, VARIANT_RVV"
 #endif
 
 #if defined(VARIANT_HYBRID) || defined(VARIANT_NATIVE)
@@ -43,8 +45,14 @@
 #error "zvk kernels need V, Zvkned, Zvknhb, Zvkg, Zvksed, Zvksh and Zvkb in -march"
 #endif
 #include <riscv_vector.h>
+#elif defined(VARIANT_RVV)
+#if !defined(__riscv_vector) || defined(__riscv_zvkned) || defined(__riscv_zvknhb) || defined(__riscv_zvkg) || \
+    defined(__riscv_zvksed) || defined(__riscv_zvksh) || defined(__riscv_zvkb) || defined(__riscv_zvbb)
+#error "rvv kernels need V and no vector crypto extension in -march"
+#endif
+#include <riscv_vector.h>
 #elif defined(__riscv_vector)
-#error "only the zvk kernels are built with V"
+#error "only the zvk and rvv kernels are built with V"
 #endif
 
 /* Word access to buffers the kernels align themselves (may_alias: the same bytes are also read as uint8_t). */

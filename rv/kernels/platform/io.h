@@ -13,7 +13,8 @@ long ca_sys_write(int fd, const void* buf, size_t n);
 __attribute__((noreturn)) void ca_exit(int code);
 
 /** Exit statuses of the kernels besides 0 (also in rv/kernels/README.md). */
-enum { CA_EXIT_SHORT_INPUT = 2, CA_EXIT_TRAP = 3, CA_EXIT_BAD_INPUT = 4, CA_EXIT_TOO_BIG = 5 };
+enum { CA_EXIT_SHORT_INPUT = 2, CA_EXIT_TRAP = 3, CA_EXIT_BAD_INPUT = 4, CA_EXIT_TOO_BIG = 5,
+       CA_EXIT_UNSUPPORTED = 6 /* the machine cannot run this kernel (a vector kernel's VLEN too small) */ };
 
 /** Reads exactly n bytes from stdin; exits with CA_EXIT_SHORT_INPUT when stdin ends first. */
 void ca_read_exact(void* buf, size_t n);
