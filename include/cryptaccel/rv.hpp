@@ -45,6 +45,7 @@ enum class InsnClass : std::uint8_t {
   vector_crypto_sha,  ///< Zvknha/Zvknhb
   vector_crypto_sm,   ///< Zvksed/Zvksh
   vector_clmul,       ///< Zvbc and Zvkg (carry-less multiplication, GHASH)
+  vector_keccak,      ///< xkeccak: seed 004's custom Keccak vector instructions
   count
 };
 inline constexpr std::size_t kClassCount = static_cast<std::size_t>(InsnClass::count);
@@ -58,15 +59,24 @@ std::string_view class_name(InsnClass c);
 /// its source registers are written, for `beats` cycles (occupancy) plus the unit's latency. The scalar core waits
 /// only when the instruction queue is full, for a scalar result (vmv.x.s, vcpop.m, vfirst.m), and at a
 /// measured-region marker or exit (the vector unit drains). Keys in CycleModel files: "vector-<name>" (e.g.
-/// vector-lanes = 8).
+/// vector-lanes = 8). The preset rv/timing/seed004.json models seed 004's SIMD processor (lanes 0, blocking 1).
 struct VectorTiming {
-  std::uint32_t lanes = 4;               ///< 64-bit lanes: ALU, permute and memory beats move lanes*8 bytes a cycle
+  /// 64-bit lanes: ALU, permute and memory beats move lanes*8 bytes a cycle; 0: a whole register (VLEN bits) a
+  /// cycle, whatever VLEN is (seed 004's EleNum lanes)
+  std::uint32_t lanes = 4;
   std::uint32_t alu_latency = 2;         ///< lane ALU pipeline: cycles after the last beat until the result
   std::uint32_t mem_latency = 4;         ///< load/store unit: cycles before the first beat (memory hit latency)
   std::uint32_t permute_latency = 2;     ///< slide/gather unit: cycles after the last beat
   std::uint32_t crypto_stages = 3;       ///< crypto unit pipeline depth (Marian: 3 stages)
   std::uint32_t crypto_lanes_per_eg = 2; ///< 64-bit lanes one 128-bit element-group slot uses (EGW 256: twice that)
   std::uint32_t queue_depth = 4;         ///< vector instructions waiting in the dispatcher before the scalar core stalls
+  /// xkeccak (seed 004, Table I): cycles after the last beat (beats = ceil(vl / EleNum)) until the result of the
+  /// slides mod 5, rotates, rho and iota ...
+  std::uint32_t keccak_latency = 1;
+  std::uint32_t keccak_pi_latency = 2;   ///< ... and of vpi
+  /// 1: the scalar core waits for each vector instruction to finish before the next instruction (seed 004's SIMD
+  /// processor runs one instruction at a time); 0: it only issues it (Ara-style decoupling, the default).
+  std::uint32_t blocking = 0;
 };
 
 /// Per-class cost in cycles of one retired instruction, plus a penalty per taken conditional branch:
@@ -143,9 +153,12 @@ struct MachineConfig {
   /// Spike-style ISA string: rv32/rv64, single letters (i, m, a, f, d, c, v, g), then _-separated multi-letter
   /// extensions (zba, zbb, zbc, zbs, zbkb, zbkc, zbkx, zkne, zknd, zknh, zksed, zksh, zkn, zks, zk, zicsr,
   /// zifencei, zicntr, zihpm, zve32x, zve64x, zvl<N>b, zvkb, zvbb, zvbc, zvkg, zvkned, zvknha, zvknhb, zvksed,
-  /// zvksh, zvkn, zvknc, zvkng, zvks, zvksc, zvksg, zvkt, ...). Zicsr and Zifencei are always on.
+  /// zvksh, zvkn, zvknc, zvkng, zvks, zvksc, zvksg, zvkt, ..., and xkeccak: seed 004's custom Keccak vector
+  /// instructions, which need a vector base). Zicsr and Zifencei are always on.
   std::string isa = "rv64imc";
   /// Vector register length in bits (a power of two, 128..4096) when the ISA has vectors (v, zve32x, zve64x).
+  /// With xkeccak any multiple of ELEN from 128 to 4096 (seed 004's 5*SN*ELEN: 320, 960, 1920 for ELEN 64; 160,
+  /// 480, 960 for ELEN 32); VLMAX = floor(LMUL*VLEN/SEW) as usual.
   /// A zvl<N>b in the ISA string raises it to at least N (as Spike takes VLEN from zvl<N>b).
   unsigned vlen = 128;
   /// Largest element width in bits (32 or 64); capped at 32 by zve32x without zve64x/v.

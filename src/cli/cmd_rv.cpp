@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
 
 namespace cryptaccel::cli {
@@ -145,7 +146,7 @@ int run_rv(const std::vector<std::string>& args) {
   exec->add_option("--stdin", exec_o.stdin_path, "the program's standard input ('-': this one's; default: none)")
       ->type_name("FILE");
   exec->add_option("--ram-mib", exec_ram, "RAM size in MiB at 0x80000000 (default 64)")->type_name("N");
-  exec->add_option("--vlen", exec_vlen, "vector register length in bits, 128..4096 (default 128 or the ISA's zvl<N>b)")
+  exec->add_option("--vlen", exec_vlen, "vector register length in bits, 128..4096, a power of two (with xkeccak: a multiple of ELEN; default 128 or the ISA's zvl<N>b)")
       ->type_name("N");
 
   TableOptions table_o;
@@ -209,8 +210,12 @@ int run_rv(const std::vector<std::string>& args) {
       }
       if (!exec_vlen.empty()) {
         exec_o.vlen = static_cast<unsigned>(parse_small(exec_vlen, "--vlen"));
-        if (exec_o.vlen < 128 || exec_o.vlen > 4096 || (exec_o.vlen & (exec_o.vlen - 1)) != 0)
-          throw std::invalid_argument("--vlen: a power of two from 128 to 4096");
+        // Seed 004's custom configuration (xkeccak) takes any multiple of ELEN; the machine checks which ELEN.
+        const bool custom = rv::parse_isa(exec_o.isa).has("xkeccak");
+        const unsigned v = exec_o.vlen;
+        if (v < 128 || v > 4096 || (custom ? v % 32 != 0 : (v & (v - 1)) != 0))
+          throw std::invalid_argument(custom ? "--vlen: a multiple of ELEN from 128 to 4096 (xkeccak)"
+                                             : "--vlen: a power of two from 128 to 4096");
       }
       if (!exec_ram.empty()) {
         exec_o.ram_mib = parse_small(exec_ram, "--ram-mib");

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
 #include "rv_kernel_run.hpp"
 #include "rv_manifest.hpp"
@@ -65,7 +66,14 @@ int rv_run(const RunCommandOptions& o) {
                                   " " + o.variant);
     }
     const unsigned v = *o.vlen;
-    if (v < 128 || v > 4096 || (v & (v - 1)) != 0) {
+    // Kernels with seed 004's custom instructions (xkeccak) run at any multiple of ELEN (e.g. 5*SN*64); the machine
+    // checks which ELEN.
+    if (rv::parse_isa(entry.isa).has("xkeccak")) {
+      if (v < 128 || v > 4096 || v % 32 != 0) {
+        throw std::invalid_argument("--vlen must be a multiple of ELEN from 128 to 4096 (xkeccak), got " +
+                                    std::to_string(v));
+      }
+    } else if (v < 128 || v > 4096 || (v & (v - 1)) != 0) {
       throw std::invalid_argument("--vlen must be a power of two from 128 to 4096, got " + std::to_string(v));
     }
     options.vlen = v;

@@ -49,6 +49,7 @@ enum ExtBit : unsigned {
   ext_zkne, ext_zknd, ext_zknh, ext_zksed, ext_zksh, ext_zkr, ext_zkt,
   ext_v, ext_zve32x, ext_zve64x, ext_zvkb, ext_zvbb, ext_zvbc, ext_zvkg, ext_zvkned, ext_zvknha, ext_zvknhb,
   ext_zvksed, ext_zvksh, ext_zvkt,
+  ext_xkeccak,  ///< seed 004's custom Keccak vector instructions (exec_xkeccak.cpp)
   ext_count
 };
 #define EXT(name) (std::uint64_t{1} << ::cryptaccel::rv::ext_##name)
@@ -212,8 +213,12 @@ class Core {
   std::vector<std::uint64_t> vqueue;           ///< start cycles of the last queue_depth vector instructions
   std::uint64_t vissued = 0, vall_done = 0;
   std::uint64_t vstall = 0;                    ///< cycles the scalar core waited for the vector unit
+  /// Op of the vector instruction executing (set by vec::begin): its class latency is the scalar core's issue time,
+  /// after which a blocking core (VectorTiming::blocking) waits for the result.
+  std::uint16_t vcur_op = 0;
   /// A vector instruction occupying unit `u` for `beats` cycles with `latency` cycles to its result; `reads` and
-  /// `writes` are masks of vector registers; `scalar_result`: the scalar core waits for it.
+  /// `writes` are masks of vector registers; `scalar_result`: the scalar core waits for it. With
+  /// VectorTiming::blocking the scalar core waits for every instruction.
   void vissue(VUnit u, std::uint64_t beats, std::uint32_t latency, std::uint32_t reads, std::uint32_t writes,
               bool scalar_result = false);
   /// The scalar core waits until the vector unit is idle (region markers, exit).

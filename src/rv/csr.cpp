@@ -127,7 +127,8 @@ bool Core::csr_write(unsigned num, std::uint64_t v) {
     case kMisa: case kMcounteren: case kMcountinhibit: return true;  // WARL: writes ignored
     case kVstart: case kVxsat: case kVxrm: case kVcsr: {
       if (vlen == 0 || (mstatus & kMstatusVs) == 0) return false;
-      if (num == kVstart) vstart = v & (vlen - 1);  // WARL: enough bits for VLEN-1 (the largest element index)
+      // WARL: enough bits for VLEN-1, the largest element index (VLEN need not be a power of two with xkeccak).
+      if (num == kVstart) vstart = v & (std::bit_ceil(vlen) - 1);
       else if (num == kVxsat) vxsat = v & 1;
       else if (num == kVxrm) vxrm = v & 3;
       else vxrm = (v >> 1) & 3, vxsat = v & 1;

@@ -16,7 +16,7 @@ constexpr std::string_view kClassNames[kClassCount] = {
     "alu", "mul", "div", "load", "store", "branch", "jump", "csr", "system",
     "bitmanip", "clmul", "crypto-aes", "crypto-sha", "crypto-sm", "atomic",
     "vector-config", "vector-alu", "vector-mem", "vector-permute", "vector-crypto-aes", "vector-crypto-sha",
-    "vector-crypto-sm", "vector-clmul"};
+    "vector-crypto-sm", "vector-clmul", "vector-keccak"};
 }
 
 std::string_view class_name(InsnClass c) {
@@ -46,7 +46,7 @@ CycleModel CycleModel::defaults() {
   // occupancy and latency come from VectorTiming (src/rv/vector_timing.cpp, docs/isa-lab.md "Vector timing model").
   for (InsnClass c : {InsnClass::vector_config, InsnClass::vector_alu, InsnClass::vector_mem, InsnClass::vector_permute,
                       InsnClass::vector_crypto_aes, InsnClass::vector_crypto_sha, InsnClass::vector_crypto_sm,
-                      InsnClass::vector_clmul})
+                      InsnClass::vector_clmul, InsnClass::vector_keccak})
     set(c, 1);
   m.taken_branch_penalty = 2;
   return m;
@@ -67,11 +67,16 @@ void CycleModel::set(std::string_view key, std::uint32_t value) {
         {"permute_latency", &vector.permute_latency},
         {"crypto_stages", &vector.crypto_stages},
         {"crypto_lanes_per_eg", &vector.crypto_lanes_per_eg},
-        {"queue_depth", &vector.queue_depth}};
+        {"queue_depth", &vector.queue_depth},
+        {"keccak_latency", &vector.keccak_latency},
+        {"keccak_pi_latency", &vector.keccak_pi_latency},
+        {"blocking", &vector.blocking}};
     for (const auto& [name, ptr] : fields)
       if (field == name) {
-        if (value == 0 && (field == "lanes" || field == "crypto_lanes_per_eg"))
+        if (value == 0 && field == "crypto_lanes_per_eg")
           throw std::invalid_argument("cycle model: '" + std::string(key) + "' must be at least 1");
+        if (value > 1 && field == "blocking")
+          throw std::invalid_argument("cycle model: '" + std::string(key) + "' must be 0 or 1");
         *ptr = value;
         return;
       }

@@ -16,7 +16,7 @@ constexpr std::array<std::string_view, ext_count> kNames = {
     "zba", "zbb", "zbc", "zbs", "zbkb", "zbkc", "zbkx",
     "zkne", "zknd", "zknh", "zksed", "zksh", "zkr", "zkt",
     "v", "zve32x", "zve64x", "zvkb", "zvbb", "zvbc", "zvkg", "zvkned", "zvknha", "zvknhb",
-    "zvksed", "zvksh", "zvkt"};
+    "zvksed", "zvksh", "zvkt", "xkeccak"};
 
 /// Bits an extension name (single letter or multi-letter) enables, 0 if unknown.
 std::uint64_t bits_of(std::string_view name) {
@@ -97,9 +97,9 @@ IsaInfo parse_isa(std::string_view text) {
     info.max_elen = (info.extensions & EXT(zve64x)) ? 64 : 32;
     info.min_vlen = std::max(info.min_vlen, (info.extensions & EXT(v)) ? 128u : info.max_elen);
   } else if (info.min_vlen != 0 || (info.extensions & (EXT(zvkb) | EXT(zvbb) | EXT(zvbc) | EXT(zvkg) | EXT(zvkned) |
-                                                       EXT(zvknha) | EXT(zvksed) | EXT(zvksh)))) {
+                                                       EXT(zvknha) | EXT(zvksed) | EXT(zvksh) | EXT(xkeccak)))) {
     throw std::invalid_argument("ISA string '" + std::string(text) +
-                                "': vector extensions (zvl*, zvk*, zvb*) need v, zve32x or zve64x");
+                                "': vector extensions (zvl*, zvk*, zvb*, xkeccak) need v, zve32x or zve64x");
   }
   return info;
 }

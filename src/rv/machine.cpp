@@ -30,12 +30,20 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
   if (cfg.max_instructions) budget = cfg.max_instructions;
   pc = ram_base;
   if (isa.extensions & EXT(zve32x)) {
-    for (unsigned n : {cfg.vlen, std::max(cfg.vlen, isa.min_vlen)})
-      if (n < 128 || n > 4096 || (n & (n - 1)) != 0)
-        throw std::invalid_argument("VLEN " + std::to_string(n) + " is not a power of two from 128 to 4096");
-    vlen = std::max(cfg.vlen, isa.min_vlen);
     if (cfg.elen != 32 && cfg.elen != 64) throw std::invalid_argument("ELEN must be 32 or 64");
     elen = std::min(cfg.elen, isa.max_elen);
+    // RVV requires a power of two; seed 004's custom configuration (xkeccak) holds 5*SN elements a register, so
+    // there any multiple of ELEN is accepted (docs/isa-lab.md, "Custom Keccak vector instructions").
+    const bool any_multiple = (isa.extensions & EXT(xkeccak)) != 0;
+    for (unsigned n : {cfg.vlen, std::max(cfg.vlen, isa.min_vlen)}) {
+      if (any_multiple && (n < 128 || n > 4096 || n % elen != 0))
+        throw std::invalid_argument("VLEN " + std::to_string(n) + " is not a multiple of ELEN = " + std::to_string(elen) +
+                                    " from 128 to 4096 (xkeccak)");
+      if (!any_multiple && (n < 128 || n > 4096 || (n & (n - 1)) != 0))
+        throw std::invalid_argument("VLEN " + std::to_string(n) +
+                                    " is not a power of two from 128 to 4096 (other multiples of ELEN need xkeccak)");
+    }
+    vlen = std::max(cfg.vlen, isa.min_vlen);
     vlenb = vlen / 8;
     vregs.assign(32u * vlenb, 0);
     vtype = std::uint64_t{1} << (isa.xlen - 1);  // vill until the first vsetvl*, as on Spike

@@ -20,11 +20,17 @@ bool begin(Core& c, const Insn& d, std::uint64_t pc, Cfg& v, std::uint64_t& next
     return false;
   }
   if (!vill(c)) v = config(c);
+  c.vcur_op = d.op;
   return true;
 }
 
+std::uint64_t beat_bytes(const Core& c) {
+  const std::uint32_t lanes = c.cfg.cycle_model.vector.lanes;
+  return lanes == 0 ? c.vlenb : std::uint64_t{lanes} * 8;
+}
+
 std::uint64_t beats_for_bytes(const Core& c, std::uint64_t bytes) {
-  const std::uint64_t per_beat = std::uint64_t{c.cfg.cycle_model.vector.lanes} * 8;
+  const std::uint64_t per_beat = beat_bytes(c);
   return bytes == 0 ? 0 : (bytes + per_beat - 1) / per_beat;
 }
 
@@ -60,7 +66,7 @@ void eg_timing(Core& c, const Insn& d, const Cfg& v, const EgRules& r, std::uint
   const unsigned egw = r.egs * v.sew;
   // Element-group slots per cycle: one per crypto_lanes_per_eg lanes for 128-bit groups, half that for 256-bit.
   const std::uint64_t lanes_per_group = std::uint64_t{t.crypto_lanes_per_eg} * std::max(1u, egw / 128);
-  const std::uint64_t per_cycle = std::max<std::uint64_t>(1, t.lanes / lanes_per_group);
+  const std::uint64_t per_cycle = std::max<std::uint64_t>(1, beat_bytes(c) / 8 / lanes_per_group);
   const std::uint64_t groups = (v.vl - v.vstart) / r.egs;
   (void)d;
   // Pipelined: the last group leaves the unit crypto_stages - 1 cycles after its beat.

@@ -135,6 +135,8 @@ void eg_timing(Core& c, const Insn& d, const Cfg& v, const EgRules& rules, std::
     if (!::cryptaccel::rv::vec::eg_begin(c, d, pc, v, next_, rules)) return next_; \
   }
 
+/// Bytes the lanes move a cycle: VectorTiming::lanes * 8, or a whole register (VLEN/8) with lanes = 0.
+std::uint64_t beat_bytes(const Core& c);
 /// Beats (cycles of occupancy) of `bytes` bytes through the lanes.
 std::uint64_t beats_for_bytes(const Core& c, std::uint64_t bytes);
 

@@ -4,7 +4,8 @@
 // `beats` cycles, and the result is ready `latency` cycles after the last beat. An instruction starts when its
 // unit is free and its source registers are written (no chaining: a conservative choice). The scalar core waits
 // only when the dispatcher's queue is full, for a scalar result, and when the vector unit drains (region
-// markers, exit); those waits are the vector stall cycles, part of the cycle count.
+// markers, exit); those waits are the vector stall cycles, part of the cycle count. A blocking core
+// (VectorTiming::blocking, seed 004) waits for every vector instruction's result before its next instruction.
 #include <algorithm>
 
 #include "rv/core.hpp"
@@ -33,7 +34,15 @@ void Core::vissue(VUnit u, std::uint64_t beats, std::uint32_t latency, std::uint
   vall_done = std::max(vall_done, done);
   vqueue[vissued % q] = start;
   ++vissued;
-  if (scalar_result && done > t) vstall += done - t;
+  if (cfg.cycle_model.vector.blocking) {
+    // Seed 004's SIMD processor: the vector unit starts in the cycle the scalar core issues the instruction, and the
+    // next instruction waits until the result is ready. The issue cycles (the class latency) overlap the vector work,
+    // so the instruction costs max(class latency, beats + latency) in all.
+    const std::uint64_t issued = t + op_cycles[vcur_op];
+    if (done > issued) vstall += done - issued;
+  } else if (scalar_result && done > t) {
+    vstall += done - t;
+  }
 }
 
 void Core::vdrain() {

@@ -20,7 +20,7 @@ constexpr std::size_t kOps = static_cast<std::size_t>(rv::Op::decode_stub);
 
 std::string all_extensions(unsigned xlen) {
   return "rv" + std::to_string(xlen) +
-         "imacv_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh_zvbb_zvbc_zvkg_zvkned_zvknhb_zvksed_zvksh";
+         "imacv_zba_zbb_zbc_zbs_zbkb_zbkc_zbkx_zkne_zknd_zknh_zksed_zksh_zvbb_zvbc_zvkg_zvkned_zvknhb_zvksed_zvksh_xkeccak";
 }
 
 TEST(RvEncodings, EveryEntryDecodesToItselfOrAMoreSpecificAlias) {

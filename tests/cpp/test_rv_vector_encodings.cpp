@@ -217,7 +217,8 @@ TEST(RvVectorEncodings, EveryVectorEntryIsListed) {
   for (const auto& l : kAsm) listed.insert(mnemonic_of(l));
   for (std::size_t op = 0; op < static_cast<std::size_t>(rv::Op::decode_stub); ++op) {
     const rv::InsnClass c = rv::kOpInfo[op].cls;
-    if (c < rv::InsnClass::vector_config) continue;
+    // The custom xkeccak instructions are unknown to LLVM: test_rv_xkeccak.cpp checks them against keccak_insn.h.
+    if (c < rv::InsnClass::vector_config || c == rv::InsnClass::vector_keccak) continue;
     EXPECT_TRUE(listed.count(rv::kOpInfo[op].mnemonic)) << rv::kOpInfo[op].mnemonic << " is not checked against LLVM";
   }
 }
