@@ -10,15 +10,18 @@
  *   zvk         RVV 1.0 + the vector crypto extensions (Zvkned, Zvknhb, Zvkg, Zvksed, Zvksh, Zvkb) through the
  *               <riscv_vector.h> intrinsics, RV64 (rv64gcv); scalar code as in software-* (no Zbb/Zbkb).
  *   rvv         standard RVV 1.0 only (rv64gcv: no vector crypto, no custom instruction, no Zbb/Zbkb) through the
- *               <riscv_vector.h> intrinsics (the Keccak kernels' "vector extensions" variant). */
+ *               <riscv_vector.h> intrinsics (the Keccak kernels' "vector extensions" variant).
+ *   xkeccak*    Zve64x / Zve32x (+ Zvkb for the ablations) and seed 004's custom Keccak instructions, written as
+ *               .insn in hand-written asm (keccak/keccak_x64.h, keccak_x32.h); nothing from <riscv_vector.h>. */
 #ifndef CA_RV_VARIANT_H
 #define CA_RV_VARIANT_H
 
 #include <stdint.h>
 
 #if (defined(VARIANT_SOFTWARE_NAIVE) + defined(VARIANT_SOFTWARE_TABLE) + defined(VARIANT_HYBRID) + \
-     defined(VARIANT_NATIVE) + defined(VARIANT_REFERENCE) + defined(VARIANT_ZVK) + defined(VARIANT_RVV)) != 1
-#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE, VARIANT_REFERENCE, VARIANT_ZVK, VARIANT_RVV"
+     defined(VARIANT_NATIVE) + defined(VARIANT_REFERENCE) + defined(VARIANT_ZVK) + defined(VARIANT_RVV) + \
+     defined(VARIANT_XKECCAK64_LMUL1) + defined(VARIANT_XKECCAK64_LMUL8) + defined(VARIANT_XKECCAK32_LMUL8)) != 1
+#error "define exactly one of VARIANT_SOFTWARE_NAIVE, VARIANT_SOFTWARE_TABLE, VARIANT_HYBRID, VARIANT_NATIVE, VARIANT_REFERENCE, VARIANT_ZVK, VARIANT_RVV, VARIANT_XKECCAK*"
 #endif
 
 #if defined(VARIANT_HYBRID) || defined(VARIANT_NATIVE)
@@ -51,6 +54,12 @@
 #error "rvv kernels need V and no vector crypto extension in -march"
 #endif
 #include <riscv_vector.h>
+#elif defined(VARIANT_XKECCAK64_LMUL1) || defined(VARIANT_XKECCAK64_LMUL8) || defined(VARIANT_XKECCAK32_LMUL8)
+/* seed 004's custom Keccak instructions: Zve64x/Zve32x (+ Zvkb for the ablations) and hand-written asm only
+ * (rv/kernels/keccak/keccak_x64.h, keccak_x32.h); no <riscv_vector.h>. */
+#if !defined(__riscv_vector)
+#error "xkeccak kernels need Zve64x or Zve32x in -march"
+#endif
 #elif defined(__riscv_vector)
 #error "only the zvk and rvv kernels are built with V"
 #endif

@@ -10,6 +10,10 @@
 
 #if defined(VARIANT_RVV)
 #include "keccak_rvv.h"
+#elif defined(VARIANT_XKECCAK64_LMUL1) || defined(VARIANT_XKECCAK64_LMUL8)
+#include "keccak_x64.h" /* seed 004's custom instructions, 64-bit lanes (and the ablations) */
+#elif defined(VARIANT_XKECCAK32_LMUL8)
+#include "keccak_x32.h" /* seed 004's custom instructions, 32-bit bit-interleaved */
 #elif defined(VARIANT_REFERENCE) || defined(VARIANT_HYBRID)
 #if __riscv_xlen == 64
 #include "keccak_scalar64.h"

@@ -49,7 +49,9 @@
  *
  * Memory: the states of a pass are loaded with one vle64.v (LMUL 8, vl = 25*sn: the states as they lie in memory)
  * and rearranged into rows by one vrgatherei16.vv (index table built with the others); the store is the inverse
- * gather and one vse64.v. (The simulator has no indexed or segment loads; two gathers per pass are cheaper anyway.)
+ * gather and one vse64.v (the simulator has no indexed or segment loads). The C around the asm is built with
+ * -fno-vectorize -fno-slp-vectorize -mno-implicit-float (kernels.json): LLVM's own vector code assumes a power-of-two
+ * VLEN and gives wrong results at the seed's VLENs (320, 960, 1920).
  * Registers: v8-v12 state, v13-v15 theta/chi temporaries, v16 group rho out / load-store staging, v24 group pi out,
  * v0-v7 the ablation tables / gather index of the load and store. Every vsetvli is "tu, mu": the tables and tails
  * kept in registers beyond vl are never disturbed. */
