@@ -1,5 +1,6 @@
-// Montgomery arithmetic modulo an odd n of N 64-bit limbs (R = 2^(64N)), shared by host and device, constant time in
-// the operands and in the exponent.
+// Montgomery arithmetic modulo an odd n of N limbs of type W (R = 2^(bits(W) N); 64-bit limbs on the host, 32-bit on
+// the GPU: 2N 32-bit limbs give the same R as N 64-bit ones, so values in Montgomery form and R, R^2 mod n are the same
+// numbers for both), shared by host and device, constant time in the operands and in the exponent.
 //
 // Multiplication is CIOS (Coarsely Integrated Operand Scanning, Koç–Acar–Kaliski 1996): for each limb b[i] one row
 // t += a*b[i] and one reduction step t = (t + m*n) / 2^64 with m = t[0] * (-n^-1) mod 2^64, interleaved, so the
@@ -18,41 +19,45 @@
 namespace cryptaccel::algo::bn {
 
 /// What Montgomery arithmetic needs about a modulus (views; the owner keeps the limbs).
-struct MontView {
-  const limb* n;    ///< the odd modulus, N limbs
-  const limb* rr;   ///< R^2 mod n
-  const limb* one;  ///< R mod n (1 in Montgomery form)
-  limb n0;          ///< -n^-1 mod 2^64
+template <class W>
+struct MontViewT {
+  const W* n;    ///< the odd modulus, N limbs
+  const W* rr;   ///< R^2 mod n
+  const W* one;  ///< R mod n (1 in Montgomery form)
+  W n0;          ///< -n^-1 mod 2^bits(W)
 };
+/// The host's view (64-bit limbs).
+using MontView = MontViewT<limb>;
 
-/// -n0^-1 mod 2^64 for odd n0 (Newton's iteration: each step doubles the correct low bits, from 3).
-CA_HD limb mont_n0(limb n0) {
-  limb x = n0;  // n0 * n0 = 1 mod 8
-  for (int i = 0; i < 5; ++i) x *= 2 - n0 * x;
-  return 0 - x;
+/// -n0^-1 mod 2^bits(W) for odd n0 (Newton's iteration: each step doubles the correct low bits, from 3).
+template <class W>
+CA_HD W mont_n0(W n0) {
+  W x = n0;  // n0 * n0 = 1 mod 8
+  for (int i = 0; i < 5; ++i) x *= W{2} - n0 * x;
+  return W{0} - x;
 }
 
 /// r = t - n when t (N limbs plus a top bit `top`) >= n, else t; masked select. t < 2n on entry.
-template <std::size_t N>
-CA_HD void final_subtract(limb* r, const limb* t, limb top, const limb* n) {
-  limb d[N];
-  const limb borrow = sub<N>(d, t, n);
-  const limb keep = bit_mask(~top & borrow);  // t < n exactly when the subtraction borrowed and nothing was on top
+template <std::size_t N, class W>
+CA_HD void final_subtract(W* r, const W* t, W top, const W* n) {
+  W d[N];
+  const W borrow = sub<N>(d, t, n);
+  const W keep = bit_mask(static_cast<W>(~top & borrow));  // t < n exactly when it borrowed and nothing was on top
   select<N>(r, keep, t, d);
 }
 
 /// r = a * b * R^-1 mod n (CIOS). a, b < n; r may alias a or b.
-template <std::size_t N>
-CA_HD void mont_mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0) {
-  limb t[N + 2];
+template <std::size_t N, class W>
+CA_HD void mont_mul(W* r, const W* a, const W* b, const W* n, W n0) {
+  W t[N + 2];
   for (std::size_t j = 0; j < N + 2; ++j) t[j] = 0;
   for (std::size_t i = 0; i < N; ++i) {
-    limb c = 0;
+    W c = 0;
     for (std::size_t j = 0; j < N; ++j) t[j] = mac(a[j], b[i], t[j], c);
-    limb cc = 0;
+    W cc = 0;
     t[N] = addc(t[N], c, cc);
     t[N + 1] = cc;
-    const limb m = t[0] * n0;
+    const W m = t[0] * n0;
     c = 0;
     (void)mac(m, n[0], t[0], c);  // low limb is zero by the choice of m
     for (std::size_t j = 1; j < N; ++j) t[j - 1] = mac(m, n[j], t[j], c);
@@ -64,16 +69,16 @@ CA_HD void mont_mul(limb* r, const limb* a, const limb* b, const limb* n, limb n
 }
 
 /// r = t * R^-1 mod n for a 2N-limb t < n * R (Montgomery reduction, REDC). t is overwritten.
-template <std::size_t N>
-CA_HD void redc(limb* r, limb* t, const limb* n, limb n0) {
-  limb top = 0;  // carry above t[i + N]
+template <std::size_t N, class W>
+CA_HD void redc(W* r, W* t, const W* n, W n0) {
+  W top = 0;  // carry above t[i + N]
   for (std::size_t i = 0; i < N; ++i) {
-    const limb m = t[i] * n0;
-    limb c = 0;
+    const W m = t[i] * n0;
+    W c = 0;
     for (std::size_t j = 0; j < N; ++j) t[i + j] = mac(m, n[j], t[i + j], c);
-    limb cc = 0;
+    W cc = 0;
     t[i + N] = addc(t[i + N], c, cc);
-    const limb c2 = cc;
+    const W c2 = cc;
     cc = 0;
     t[i + N] = addc(t[i + N], top, cc);
     top = c2 | cc;
@@ -82,54 +87,57 @@ CA_HD void redc(limb* r, limb* t, const limb* n, limb n0) {
 }
 
 /// r = a^2 * R^-1 mod n (square, then REDC). r may alias a.
-template <std::size_t N>
-CA_HD void mont_sqr(limb* r, const limb* a, const limb* n, limb n0) {
-  limb t[2 * N];
+template <std::size_t N, class W>
+CA_HD void mont_sqr(W* r, const W* a, const W* n, W n0) {
+  W t[2 * N];
   sqr_full<N>(t, a);
   redc<N>(r, t, n, n0);
 }
 
 /// R mod n and R^2 mod n by modular doubling from 1 (n is public; done once per key or modulus). n odd, n > 1.
-template <std::size_t N>
-CA_HD void mont_constants(limb* one, limb* rr, const limb* n) {
-  limb x[N];
+template <std::size_t N, class W>
+CA_HD void mont_constants(W* one, W* rr, const W* n) {
+  constexpr std::size_t kBits = kLimbBits<W>;
+  W x[N];
   for (std::size_t i = 0; i < N; ++i) x[i] = 0;
   x[0] = 1;
-  for (std::size_t step = 1; step <= 2 * 64 * N; ++step) {
-    limb t[N];
-    limb top = 0;
+  for (std::size_t step = 1; step <= 2 * kBits * N; ++step) {
+    W t[N];
+    W top = 0;
     for (std::size_t i = 0; i < N; ++i) {  // t = 2x (x < n, so 2x < 2n)
-      t[i] = (x[i] << 1) | top;
-      top = x[i] >> 63;
+      t[i] = static_cast<W>(x[i] << 1) | top;
+      top = x[i] >> (kBits - 1);
     }
     final_subtract<N>(x, t, top, n);
-    if (step == 64 * N)
+    if (step == kBits * N)
       for (std::size_t i = 0; i < N; ++i) one[i] = x[i];
   }
   for (std::size_t i = 0; i < N; ++i) rr[i] = x[i];
 }
 
 /// a * R mod n for a < n.
-template <std::size_t N>
-CA_HD void to_mont(limb* r, const limb* a, const MontView& m) {
+template <std::size_t N, class W>
+CA_HD void to_mont(W* r, const W* a, const MontViewT<W>& m) {
   mont_mul<N>(r, a, m.rr, m.n, m.n0);
 }
 
 /// a * R^-1 mod n (out of Montgomery form).
-template <std::size_t N>
-CA_HD void from_mont(limb* r, const limb* a, const MontView& m) {
-  limb one[N];
+template <std::size_t N, class W>
+CA_HD void from_mont(W* r, const W* a, const MontViewT<W>& m) {
+  W one[N];
   for (std::size_t i = 0; i < N; ++i) one[i] = 0;
   one[0] = 1;
   mont_mul<N>(r, a, one, m.n, m.n0);
 }
 
 /// Bits [pos, pos + w) of the little-endian exponent of `limbs` limbs (zero beyond its end); pos is public.
-CA_HD limb exponent_window(const limb* e, std::size_t limbs, std::size_t pos, unsigned w) {
-  const std::size_t i = pos / 64, off = pos % 64;
-  limb v = i < limbs ? e[i] >> off : 0;
-  if (off + w > 64 && i + 1 < limbs) v |= e[i + 1] << (64 - off);
-  return v & ((limb{1} << w) - 1);
+template <class W>
+CA_HD W exponent_window(const W* e, std::size_t limbs, std::size_t pos, unsigned w) {
+  constexpr std::size_t kBits = kLimbBits<W>;
+  const std::size_t i = pos / kBits, off = pos % kBits;
+  W v = i < limbs ? static_cast<W>(e[i] >> off) : W{0};
+  if (off + w > kBits && i + 1 < limbs) v |= static_cast<W>(e[i + 1] << (kBits - off));
+  return v & static_cast<W>((W{1} << w) - 1);
 }
 
 /// Window width of the fixed-window exponentiation (a table of 2^w powers).
@@ -138,20 +146,20 @@ inline constexpr unsigned kExpWindow = 5;
 /// The portable Montgomery product and square the exponentiations use unless given faster ones (the cpu engine
 /// passes its MULX/ADX kernels with the same contract).
 struct PortableMont {
-  template <std::size_t N>
-  CA_HD static void mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0) { mont_mul<N>(r, a, b, n, n0); }
-  template <std::size_t N>
-  CA_HD static void sqr(limb* r, const limb* a, const limb* n, limb n0) { mont_sqr<N>(r, a, n, n0); }
+  template <std::size_t N, class W>
+  CA_HD static void mul(W* r, const W* a, const W* b, const W* n, W n0) { mont_mul<N>(r, a, b, n, n0); }
+  template <std::size_t N, class W>
+  CA_HD static void sqr(W* r, const W* a, const W* n, W n0) { mont_sqr<N>(r, a, n, n0); }
 };
 
 /// r = base^e in Montgomery form (base in Montgomery form, r too), fixed 5-bit windows over `bits` exponent bits
 /// (a public bound: every window costs 5 squares and one multiply, the table entry is read by ct_lookup). `e` has
 /// `e_limbs` limbs; bits at or beyond `bits` must be zero. r may alias base.
-template <std::size_t N, class Ops = PortableMont>
-CA_HD void mont_exp_ct(limb* r, const limb* base, const limb* e, std::size_t e_limbs, std::size_t bits,
-                       const MontView& m) {
+template <std::size_t N, class Ops = PortableMont, class W>
+CA_HD void mont_exp_ct(W* r, const W* base, const W* e, std::size_t e_limbs, std::size_t bits,
+                       const MontViewT<W>& m) {
   constexpr std::size_t kTable = std::size_t{1} << kExpWindow;
-  limb table[kTable * N];
+  W table[kTable * N];
   for (std::size_t j = 0; j < N; ++j) {
     table[j] = m.one[j];
     table[N + j] = base[j];
@@ -163,9 +171,9 @@ CA_HD void mont_exp_ct(limb* r, const limb* base, const limb* e, std::size_t e_l
       Ops::template mul<N>(table + i * N, table + (i - 1) * N, base, m.n, m.n0);
   }
   const std::size_t windows = bits == 0 ? 1 : (bits + kExpWindow - 1) / kExpWindow;
-  limb acc[N];
+  W acc[N];
   ct_lookup<N>(acc, table, kTable, exponent_window(e, e_limbs, (windows - 1) * kExpWindow, kExpWindow));
-  limb sel[N];
+  W sel[N];
   for (std::size_t w = windows - 1; w-- > 0;) {
     for (unsigned s = 0; s < kExpWindow; ++s) Ops::template sqr<N>(acc, acc, m.n, m.n0);
     ct_lookup<N>(sel, table, kTable, exponent_window(e, e_limbs, w * kExpWindow, kExpWindow));
@@ -175,13 +183,14 @@ CA_HD void mont_exp_ct(limb* r, const limb* base, const limb* e, std::size_t e_l
 }
 
 /// r = base^e in Montgomery form for a PUBLIC exponent (left-to-right binary; time depends on e, as it may).
-template <std::size_t N, class Ops = PortableMont>
-CA_HD void mont_exp_public(limb* r, const limb* base, const limb* e, std::size_t e_limbs, const MontView& m) {
-  limb acc[N];
+template <std::size_t N, class Ops = PortableMont, class W>
+CA_HD void mont_exp_public(W* r, const W* base, const W* e, std::size_t e_limbs, const MontViewT<W>& m) {
+  constexpr std::size_t kBits = kLimbBits<W>;
+  W acc[N];
   for (std::size_t j = 0; j < N; ++j) acc[j] = m.one[j];
   bool started = false;
-  for (std::size_t i = e_limbs * 64; i-- > 0;) {
-    const bool bit = (e[i / 64] >> (i % 64)) & 1;
+  for (std::size_t i = e_limbs * kBits; i-- > 0;) {
+    const bool bit = (e[i / kBits] >> (i % kBits)) & 1;
     if (started) Ops::template sqr<N>(acc, acc, m.n, m.n0);
     if (bit) {
       Ops::template mul<N>(acc, acc, base, m.n, m.n0);

@@ -10,6 +10,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/types.hpp"
 #include "cuda/kernels.hpp"
+#include "cuda/rsa_kernels.hpp"
 #include "cuda/xts_math.hpp"
 
 namespace cryptaccel::cuda {
@@ -178,6 +179,11 @@ void CudaDevice::hash(const HashArgs& args, Stream s) {
 void CudaDevice::keccak(std::uint64_t* states, std::uint64_t count, Stream s) {
   select();
   launch_keccak(states, count, s, sm_count_);
+}
+
+void CudaDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream s) {
+  select();
+  launch_rsa_modexp(args, words, kind, s);
 }
 
 void CudaDevice::synchronize(Stream s) {

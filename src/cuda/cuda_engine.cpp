@@ -9,6 +9,8 @@
 
 #include "cuda/cuda_device.hpp"
 #include "cuda/executor.hpp"
+#include "cuda/rsa_executor.hpp"
+#include "cuda/rsa_jobs.hpp"
 #include "cuda/shacrypt_gpu.hpp"
 
 namespace cryptaccel::cuda {
@@ -60,6 +62,27 @@ class CudaEngine final : public engine::Engine {
     std::lock_guard<std::mutex> lock(dev.mutex());
     run_keccak_batch(dev, states, exec_options(aes_, 0));
   }
+  // RSA: exponentiations on the GPU (rsa_executor.cpp); CRT reduction/recombination on the host (rsa_jobs.cpp);
+  // blinding and the result check around them in src/rsa/private_op.cpp, as for every engine.
+  // `cuda` only: cuda-ttable differs in AES alone and would run the same RSA kernels twice in the test suites.
+  bool supports_rsa(std::size_t bits) const override { return aes_ == CipherImpl::aes_bitsliced && bits <= 8192; }
+  void run_rsa_private(std::span<const engine::RsaPrivateJob> jobs) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    rsa_private_jobs(jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+  }
+  void run_rsa_public(std::span<const engine::RsaPublicJob> jobs) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    rsa_public_jobs(jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+  }
+  void run_modexp(const rsa::Modulus& modulus, bytes_view exponent,
+                  std::span<const engine::ModexpJob> jobs) const override {
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    rsa_modexp_jobs(modulus, exponent, jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+  }
+
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
   void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
     CudaDevice& dev = cuda_device(current_device());
@@ -77,7 +100,8 @@ class CudaEngine final : public engine::Engine {
 const engine::Engine& cuda_engine() {
   static const CudaEngine engine("cuda",
                                  "NVIDIA GPU: constant-time bitsliced AES and SM4, GCM with parallel GHASH, batched "
-                                 "SHA-2/SHA-3/SM3 and Keccak-f; host data pipelined over streams",
+                                 "SHA-2/SHA-3/SM3 and Keccak-f, SHA-crypt, batched constant-time RSA; host data "
+                                 "pipelined over streams",
                                  CipherImpl::aes_bitsliced);
   return engine;
 }

@@ -6,6 +6,7 @@
 
 #include "cryptaccel/types.hpp"
 #include "cuda/aes_ttable.hpp"
+#include "cuda/rsa_plan.hpp"
 #include "cuda/thread_ops.hpp"
 
 namespace cryptaccel::cuda {
@@ -91,6 +92,11 @@ void EmulatedDevice::hash(const HashArgs& args, Stream) {
 
 void EmulatedDevice::keccak(std::uint64_t* states, std::uint64_t count, Stream) {
   for (std::uint64_t i = count; i-- > 0;) op_keccak(states, i);
+}
+
+void EmulatedDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream) {
+  ++rsa_launches_;
+  rsa_emulate(args, words, kind);
 }
 
 }  // namespace cryptaccel::cuda

@@ -28,6 +28,9 @@ class EmulatedDevice final : public Device {
   void cipher(CipherOp op, const CipherArgs& args, std::uint64_t items, Stream) override;
   void hash(const HashArgs& args, Stream) override;
   void keccak(std::uint64_t* states, std::uint64_t count, Stream) override;
+  void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream) override;
+  /// RSA launches so far.
+  std::size_t rsa_launches() const { return rsa_launches_; }
   void synchronize(Stream) override {}
   void wait(Stream, Stream) override {}
   const algo::Gf128* xts_alpha_pow() override { return alpha_pow_; }
@@ -41,6 +44,7 @@ class EmulatedDevice final : public Device {
   algo::Gf128 alpha_pow_[kXtsAlphaPowers];
   std::size_t live_ = 0;
   std::size_t launches_[16] = {};
+  std::size_t rsa_launches_ = 0;
 };
 
 }  // namespace cryptaccel::cuda
