@@ -98,7 +98,8 @@ int run_rv(const std::vector<std::string>& args) {
   std::string run_xlen, run_mode, run_bytes, run_blocks, run_vs, run_seed;
   CLI::App* run = app.add_subcommand("run", "run one kernel on fresh random input: counts, cycles, speed, checks");
   run->add_option("kernel", run_o.kernel, "kernel name (see rv list)")->required()->type_name("KERNEL");
-  run->add_option("--variant", run_o.variant, "software-naive, software-table, hybrid, native, reference, zvk, rvv, ... (rv list)")
+  run->add_option("--variant", run_o.variant,
+                  "software-naive, software-table, hybrid, native, reference, zvk, rvv, ... (rv list)")
       ->required()
       ->type_name("V");
   run->add_option("--xlen", run_xlen, "32 or 64")->required()->type_name("X");

@@ -77,7 +77,9 @@ bytes reference_xof(const std::string& algorithm, bytes_view message, std::size_
 }
 
 bytes reference_keccak_p(bytes_view states, unsigned rounds) {
-  if (rounds < 1 || rounds > 24) throw std::invalid_argument("Keccak-p rounds must be 1..24, got " + std::to_string(rounds));
+  if (rounds < 1 || rounds > 24) {
+    throw std::invalid_argument("Keccak-p rounds must be 1..24, got " + std::to_string(rounds));
+  }
   if (states.size() % 200 != 0) throw std::invalid_argument("Keccak states are 200 bytes each");
   std::vector<KeccakState> batch(states.size() / 200);
   for (std::size_t s = 0; s < batch.size(); ++s)

@@ -30,7 +30,8 @@ static inline __attribute__((always_inline)) void keccak_round64(uint64_t a[25],
 #pragma clang loop unroll(full)
   for (unsigned x = 0; x < 5; ++x)
 #pragma clang loop unroll(full)
-    for (unsigned y = 0; y < 5; ++y) b[y + 5 * ((2 * x + 3 * y) % 5)] = keccak_rol64(a[x + 5 * y], keccak_rho[x + 5 * y]);
+    for (unsigned y = 0; y < 5; ++y)
+      b[y + 5 * ((2 * x + 3 * y) % 5)] = keccak_rol64(a[x + 5 * y], keccak_rho[x + 5 * y]);
 #pragma clang loop unroll(full)
   for (unsigned y = 0; y < 25; y += 5)
 #pragma clang loop unroll(full)
