@@ -237,3 +237,12 @@ def test_instructions_per_round(xkeccak_sim, entry):
     assert per_round == EXPECTED[entry["variant"]], entry["variant"]
     total = sum(EXPECTED[entry["variant"]].values())
     assert runs[24]["region"]["instret"] - runs[12]["region"]["instret"] == 12 * total
+
+
+@pytest.mark.parametrize("xlen,vlen", [(64, 256), (32, 128)])
+def test_vlen_without_a_whole_state_is_refused(xkeccak_sim, xlen, vlen):
+    """A VLEN below 5*SEW holds no state: the kernel exits with status 6 and says why (no wrong output)."""
+    e = next(x for x in PERMUTATIONS if x["xlen"] == xlen and x["variant"].endswith("lmul8"))
+    proc = cli("run", e["kernel"], "--variant", e["variant"], "--xlen", xlen, "--vlen", vlen, "--states", 1, "--check")
+    assert proc.returncode != 0
+    assert b"status 6" in proc.stderr and b"VLEN too small" in proc.stderr, proc.stderr
