@@ -5,11 +5,12 @@
 #   run(command="bench/gpu/run.sh cuda-tests", carry=[".carry"]) # GPU tests: every mode/hash vs ref, device API
 #   run(command="bench/gpu/run.sh cpu-tests", carry=[".carry"])  # whole C++ suite; auto and every engine = cuda too
 #   run(command="bench/gpu/run.sh bench", carry=[".carry"])      # cryptaccel_cuda_bench -> $OUT/bench.{txt,json}
+#   run(command="bench/gpu/run.sh rsa", carry=[".carry"])        # cryptaccel_rsa_bench -> $OUT/rsa.{txt,json}
 # One phase per call keeps each under the tool's 10-minute limit (the build tree stays while the machine is warm);
 # `all` (the default) runs every phase in order. The GPU machine has nvcc, CMake and ninja but no network, no
 # libgtest-dev and maybe no OpenSSL headers: both come from .carry/. Logs go to $OUT (or ./gpu-out elsewhere):
 # summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json, shacrypt.{txt,json},
-# shacrypt_power.csv (and hashcat.txt when hashcat is on the machine).
+# shacrypt_power.csv (and hashcat.txt when hashcat is on the machine), rsa.{txt,json}, rsa_power.csv, rsa_lscpu.txt.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -18,7 +19,7 @@ build=${GPU_BUILD:-build/gpu}  # GPU_BUILD: another build directory (for trying 
 phase=${1:-all}
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
-case "$phase" in build|cuda-tests|cpu-tests|bench|all) ;; *) echo "usage: $0 [build|cuda-tests|cpu-tests|bench|all]" >&2; exit 2 ;; esac
+case "$phase" in build|cuda-tests|cpu-tests|bench|rsa|all) ;; *) echo "usage: $0 [build|cuda-tests|cpu-tests|bench|rsa|all]" >&2; exit 2 ;; esac
 
 { nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE; } >"$out/nvidia-smi.txt" 2>&1 || true
 log "phase $phase; machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | head -1); $(nvcc --version | tail -1); $(nproc) cores"
@@ -48,6 +49,7 @@ first_failures() { grep -E '^\[  FAILED  \] [^0-9]' "$1" | sed -E 's/, where Get
 status=0
 if [ "$phase" = build ] || [ "$phase" = all ]; then do_build; fi
 [ -x "$build/tests/cryptaccel_cuda_tests" ] || { log "no build in $build: run the build phase first (same warm machine)"; exit 1; }
+[ "$phase" != rsa ] || [ -x "$build/bench/gpu/cryptaccel_rsa_bench" ] || { log "no cryptaccel_rsa_bench in $build: rebuild"; exit 1; }
 
 if [ "$phase" = cuda-tests ] || [ "$phase" = all ]; then
   CRYPTACCEL_REQUIRE_GPU=1 timeout 560 "$build/tests/cryptaccel_cuda_tests" >"$out/cuda_tests.log" 2>&1 || status=1
@@ -73,6 +75,18 @@ if [ "$phase" = bench ] || [ "$phase" = all ]; then
   if command -v hashcat >/dev/null; then
     for m in 1800 7400; do timeout 150 hashcat -b -m "$m" --machine-readable >>"$out/hashcat.txt" 2>&1 || true; done
   fi
+fi
+if [ "$phase" = rsa ] || [ "$phase" = all ]; then
+  # RSA (issue 9): RSA-2048 CRT sign/s and verify/s (e = 65537), RSA-4096 sign/s, seed 002's RSA-1024 encrypt and
+  # decrypt per block, on cuda (checked against cpu first), cpu, and OpenSSL on every host core of this machine in the
+  # same process; "ratio" lines are cuda / OpenSSL-all-cores. GPU power and SM clock sampled meanwhile.
+  lscpu >"$out/rsa_lscpu.txt" 2>&1 || true
+  nvidia-smi --query-gpu=timestamp,power.draw,clocks.sm,utilization.gpu --format=csv -lms 100 >"$out/rsa_power.csv" 2>&1 &
+  smi=$!
+  timeout 540 "$build/bench/gpu/cryptaccel_rsa_bench" --json "$out/rsa.json" 2>&1 | tee "$out/rsa.txt" || status=1
+  kill "$smi" 2>/dev/null || true
+  log "rsa: $(grep -c '^ratio' "$out/rsa.txt" || true) cuda/openssl ratios, $(grep -c MISMATCH "$out/rsa.txt" || true) mismatches"
+  grep '^ratio' "$out/rsa.txt" | tee -a "$out/summary.txt" || true
 fi
 cat "$out/summary.txt"
 exit $status
