@@ -104,7 +104,7 @@ int run_rv(const std::vector<std::string>& args) {
       ->type_name("V");
   run->add_option("--xlen", run_xlen, "32 or 64")->required()->type_name("X");
   std::string run_vlen;
-  run->add_option("--vlen", run_vlen, "vector kernels: VLEN in bits, 128..4096 (default: the variant's, 256)")
+  run->add_option("--vlen", run_vlen, "vector kernels: VLEN in bits, 128..4096 (default: the variant's, e.g. 256)")
       ->type_name("N");
   run->add_option("--mode", run_mode, "AES kernels: ecb (default), cbc, ctr")->type_name("M");
   run->add_flag("--decrypt", run_o.request.decrypt, "AES kernels: decrypt instead of encrypt");
