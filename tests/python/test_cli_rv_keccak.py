@@ -9,7 +9,8 @@ and rvv (standard RVV 1.0, SN = floor(VLEN/64/5) states per pass).
   (136 / 168 bytes) and SHAKE output lengths 1, 32, 200;
 - Spike parity (output and region instret) for every variant, rvv at the three VLENs;
 - a doctored manifest (shake128 pointing at the sha3-256 ELF) to show that --check fails, a VLEN that holds no
-  state (exit status 6), one-line errors of --states/--rounds/--outlen;
+  state (exit status 6), rounds outside 1..24 or outlen 0 refused by the kernels (exit status 4), one-line errors
+  of --states/--rounds/--outlen;
 - the rvv ELFs contain vrgather.vv and no word of a custom major opcode.
 The kernels' outputs on Spike and QEMU are also checked against tests/python/keccak_model.py in test_rv_kernels.py.
 
@@ -202,6 +203,20 @@ def test_errors(built, args, words):
     assert proc.returncode == 1 and ONE_LINE_ERROR.match(proc.stderr), (proc.returncode, proc.stderr)
     for w in words:
         assert w.encode() in proc.stderr, (w, proc.stderr)
+
+
+@pytest.mark.parametrize("kernel,data", [
+    pytest.param("keccak-f1600", struct.pack("<II", 1, 0) + bytes(200), id="rounds-0"),
+    pytest.param("keccak-f1600", struct.pack("<II", 1, 25) + bytes(200), id="rounds-25"),
+    pytest.param("shake128", struct.pack("<II", 3, 0) + b"abc", id="outlen-0"),
+])
+def test_kernel_rejects_bad_header(built, kernel, data, tmp_path):
+    """The kernels themselves refuse what rv run never sends: exit status 4 (malformed header), no output."""
+    for e in entries(kernel):
+        inp = tmp_path / "in.bin"
+        inp.write_bytes(data)
+        proc = cli("exec", e["elf"], "--isa", e["isa"], "--stdin", inp, *vlen_args(vlens(e)[0]))
+        assert proc.returncode == 4 and proc.stdout == b"", (entry_id(e), proc.returncode, proc.stderr)
 
 
 # --- sha3-256, shake128: equal to hashlib --------------------------------------------------------------------------
