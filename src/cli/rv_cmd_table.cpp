@@ -1,5 +1,5 @@
-// `cryptaccel rv table seed000|seed001`: runs the table (rv_table.cpp, rv_seed001_table.cpp), prints it or its JSON,
-// draws the chart.
+// `cryptaccel rv table seed000|seed001|seed004`: runs the table (rv_table.cpp, rv_seed001_table.cpp,
+// rv_seed004_table.cpp), prints it or its JSON, draws the chart.
 #include <unistd.h>
 
 #include <cmath>
@@ -16,6 +16,7 @@
 #include "rv_cmds.hpp"
 #include "rv_manifest.hpp"
 #include "rv_seed001_table.hpp"
+#include "rv_seed004_table.hpp"
 #include "rv_spike.hpp"
 #include "rv_table.hpp"
 
@@ -93,11 +94,40 @@ int table_seed001(const TableOptions& o) {
   return table.ok() ? 0 : 1;
 }
 
+int table_seed004(const TableOptions& o) {
+  if (o.vlen) throw std::invalid_argument("--vlen applies to the seed001 table; seed004 runs each row at its own VLEN");
+  const Manifest m = load_manifest(locate_manifest(o.manifest));
+  Seed004Settings settings;
+  settings.overrides_path = o.cycle_model_file;  // a bad file is an error before the first run (run_seed004)
+  settings.preset_path = seed004_preset_path();
+  if (o.vs_spike) settings.spike = locate_spike();
+  settings.seed = o.seed ? *o.seed : std::random_device{}();
+  std::optional<AtomicOutput> json_out;
+  if (!o.json_path.empty() && o.json_path != "-") json_out.emplace(o.json_path);
+  std::optional<AtomicOutput> chart_check;
+  if (!o.chart_path.empty()) chart_check.emplace(o.chart_path);
+
+  const Seed004Table table = run_seed004(m, settings);
+  const std::string text = seed004_json(table).dump(2) + "\n";
+  if (o.json_path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else {
+    print_seed004(stdout, table);
+  }
+  std::fflush(stdout);
+  for (const std::string& p : table.problems) std::fprintf(stderr, "cryptaccel rv: %s\n", p.c_str());
+  write_outputs(o, json_out, text, "rv_seed004_chart.py");
+  return table.ok() ? 0 : 1;
+}
+
 }  // namespace
 
 int rv_table(const TableOptions& o) {
   if (o.name == "seed001") return table_seed001(o);
-  if (o.name != "seed000") throw std::invalid_argument("unknown table '" + o.name + "' (tables: seed000, seed001)");
+  if (o.name == "seed004") return table_seed004(o);
+  if (o.name != "seed000") {
+    throw std::invalid_argument("unknown table '" + o.name + "' (tables: seed000, seed001, seed004)");
+  }
   if (o.vlen) throw std::invalid_argument("--vlen applies to the seed001 table (vector kernels)");
   check_simt(o.simt);
   const Manifest m = load_manifest(locate_manifest(o.manifest));
