@@ -87,7 +87,7 @@ void print_ablations(std::FILE* out, const Seed004Table& t) {
   std::fprintf(out,
                "\nWhat each custom instruction buys: xkeccak64-lmul8 (VLEN 320/960/1920) with one replaced by standard "
                "RVV/Zvkb code, seed004 timing; cyc/rnd and its ratio to the full custom kernel's\n");
-  std::fprintf(out, "%-32s %-36s %9s %8s %8s %8s %8s %8s %8s\n", "variant", "replaced", "instr/rnd", "SN 1", "x full",
+  std::fprintf(out, "%-28s %-40s %9s %8s %8s %8s %8s %8s %8s\n", "variant", "replaced", "instr/rnd", "SN 1", "x full",
                "SN 3", "x full", "SN 6", "x full");
   std::string shown;
   for (const Seed004Row& r : t.rows) {
@@ -102,7 +102,7 @@ void print_ablations(std::FILE* out, const Seed004Table& t) {
                     s.ratio_to_full ? (fixed(s.ratio_to_full, 2) + "x").c_str() : "-");
       cells += buf;
     }
-    std::fprintf(out, "%-32s %-36s %9s%s\n", c.variant.c_str(), c.replaced.c_str(),
+    std::fprintf(out, "%-28s %-40s %9s%s\n", c.variant.c_str(), c.replaced.c_str(),
                  numbers_or_status(r, r.instructions_per_round, 1).c_str(), cells.c_str());
   }
 }

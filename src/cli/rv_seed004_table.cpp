@@ -26,15 +26,18 @@ constexpr SnVlen kRvv[] = {{1, 512}, {3, 1024}, {6, 2048}};       // smallest po
 constexpr SnVlen kCustom64[] = {{1, 320}, {3, 960}, {6, 1920}};   // VLEN = 5*SN*64: EleNum = 5*SN
 constexpr SnVlen kCustom32[] = {{1, 160}, {3, 480}, {6, 960}};    // VLEN = 5*SN*32
 
-/// The ablations: variant suffix of xkeccak64-lmul8 and what it takes away.
+/// The ablations: variant suffix of xkeccak64-lmul8 and what replaces what (rv/kernels/keccak/keccak_x64.h).
 struct Ablation {
   const char* suffix;
   const char* replaced;
 };
 constexpr Ablation kAblations[] = {
-    {"no-vrotup", "vrotup"},          {"no-v64rho", "v64rho"}, {"no-vslidem", "vslidedownm/vslideupm"},
-    {"no-vpi", "vpi"},                {"no-viota", "viota"},
-    {"vandn", "chi's not+and (Zvkb vandn.vv added)"},
+    {"no-vrotup", "vrotup -> vror.vi (Zvkb)"},
+    {"no-v64rho", "v64rho -> vror.vv by rho amounts (Zvkb)"},
+    {"no-vslidem", "vslide*m -> vrgatherei16.vv"},
+    {"no-vpi", "vpi -> vrgatherei16.vv on the group"},
+    {"no-viota", "viota -> ld RC + masked vxor.vx"},
+    {"vandn", "chi's vnot + vand -> vandn.vv (Zvkb)"},
 };
 
 std::string read_file(const std::string& path) {

@@ -37,7 +37,7 @@ struct Seed004Config {
   unsigned lmul = 0;              ///< LMUL of the vector rows (0: scalar, or not fixed by the table)
   bool seed004_timing = false;    ///< run with the seed004 timing preset (vector rows) instead of the default model
   std::string paper_id;           ///< the paper's row (rv_seed004_paper.hpp), or ""
-  std::string replaced;           ///< ablations: the custom instruction replaced ("vrotup", ...); else ""
+  std::string replaced;           ///< ablations: what replaces what ("vrotup -> vror.vi (Zvkb)", ...); else ""
   std::string full_id;            ///< ablations: the row of the full custom kernel at the same SN
 };
 
