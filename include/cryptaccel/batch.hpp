@@ -1,6 +1,7 @@
 // cryptaccel — batch API: many independent (key, iv, input, output) cipher jobs in one call. This is the shape in
 // which accelerators are fast: an engine may spread jobs over cores or GPU threads, and split one large job where
-// the mode allows (ECB, CTR, XTS at data-unit boundaries, CBC decryption, GCM's CTR and GHASH).
+// the mode allows (ECB, CTR, XTS at data-unit boundaries or, on the cpu engine, inside one large data unit from any
+// block's tweak, CBC decryption, GCM's CTR and GHASH).
 #pragma once
 #include <cstddef>
 #include <span>
@@ -42,7 +43,8 @@ struct BatchOptions {
   std::string_view engine = "auto";  ///< "auto" or an engine name
   std::size_t xts_unit = 0;          ///< XTS data-unit size (0: each job is one data unit)
   /// Host threads for engines that run on CPU cores (0: all cores). Large jobs are split into pieces that run in
-  /// parallel where the mode allows (ECB, CTR, XTS with data units, CBC decryption, GCM); the result is byte-identical.
+  /// parallel where the mode allows (ECB, CTR, XTS: data units, and one data unit of 256 KiB or more on the cpu
+  /// engine, CBC decryption, GCM); the result is byte-identical.
   std::size_t threads = 0;
 };
 

@@ -7,8 +7,11 @@
 //   SM4 ECB/CBC/CTR/GCM   sm4_modes.cpp       SM4 S-box through AESENCLAST + PSHUFB affine maps (sm4_aesni_*.cpp),
 //                                             PCLMULQDQ GHASH (ghash_pclmul.cpp)
 //   GCM split over threads                    engine/gcm_split.cpp with this engine's building blocks (gcm_split_key)
+//   one XTS data unit split over threads      engine/xts_split.cpp with aes_xts_aesni.cpp (our AES-NI XTS kernel that
+//                                             starts at any block; xts_split_key)
 #include "cpu/cpu_engine.hpp"
 
+#include "cpu/aes_xts_aesni.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
 #include "cpu/cpu_shacrypt.hpp"
@@ -42,6 +45,11 @@ class CpuEngine final : public engine::Engine {
         if (job.status == JobStatus::pending) sm4_cpu_run(spec, dir, job);
       return;
     }
+    if (spec.mode == Mode::xts && aes_xts_aesni_forced()) {
+      for (CipherJob& job : jobs)
+        if (job.status == JobStatus::pending) aes_xts_aesni_run(spec, dir, job, options.xts_unit);
+      return;
+    }
     EvpContext& ctx = EvpContext::for_this_thread();
     struct WipeOnExit {
       EvpContext& ctx;
@@ -53,6 +61,9 @@ class CpuEngine final : public engine::Engine {
   std::unique_ptr<engine::GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const override {
     if (cipher == BlockCipher::sm4) return sm4_cpu_gcm_split_key(key);
     return openssl_aes_gcm_split_key(cipher, key);
+  }
+  std::unique_ptr<engine::XtsSplitKey> xts_split_key(BlockCipher cipher, bytes_view key) const override {
+    return aes_xts_aesni_split_key(cipher, key);
   }
 
   bool supports_hash(HashAlgorithm) const override { return true; }

@@ -6,6 +6,7 @@
 #include "engine/gcm_split.hpp"
 #include "engine/job_split.hpp"
 #include "engine/thread_pool.hpp"
+#include "engine/xts_split.hpp"
 
 namespace cryptaccel::engine {
 namespace {
@@ -56,6 +57,8 @@ void run_jobs(const Engine& engine, const CipherSpec& spec, Direction dir, std::
   }
   // Large GCM jobs first, each split over all threads (their status is set; the rest stay pending).
   run_split_gcm(engine, spec, dir, jobs, threads);
+  // Large single-data-unit XTS jobs likewise (SplitPlan cuts XTS only at data-unit boundaries).
+  run_split_xts(engine, spec, dir, jobs, options.xts_unit, threads);
   SplitPlan plan(spec, dir, jobs, options.xts_unit, threads);
   CipherSpec unpadded = spec;
   unpadded.padding = false;

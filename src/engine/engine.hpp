@@ -60,6 +60,18 @@ class GcmSplitKey {
   virtual void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const;
 };
 
+/// One key's XTS kernel that can start at any block of a data unit, with which dispatch splits one large XTS data
+/// unit over host threads (src/engine/xts_split.cpp). Const and safe to call from several threads at once.
+class XtsSplitKey {
+ public:
+  virtual ~XtsSplitKey() = default;
+  /// XTS over `len` bytes of a data unit whose tweak is `iv`, starting at its block `first_block` (in[0..16) is that
+  /// block). When len % 16 != 0 the run ends the data unit, and its last full block and the partial block are
+  /// processed together with ciphertext stealing (len >= 16 then). in == out allowed.
+  virtual void crypt(Direction dir, const std::uint8_t iv[16], std::uint64_t first_block, const std::uint8_t* in,
+                     std::uint8_t* out, std::size_t len) const = 0;
+};
+
 /// A backend. Each engine says what it supports; dispatch asks, never guesses.
 class Engine {
  public:
@@ -81,6 +93,13 @@ class Engine {
   /// GCM building blocks for `key` under `cipher`, so that dispatch can split one large GCM job over host threads;
   /// nullptr (the default) when this engine does not offer them. Only asked of runs_on_host_threads() engines.
   virtual std::unique_ptr<GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const {
+    (void)cipher, (void)key;
+    return nullptr;
+  }
+
+  /// XTS kernel for `key` (both halves) under `cipher`, so that dispatch can split one large XTS data unit over host
+  /// threads; nullptr (the default) when this engine does not offer one. Only asked of runs_on_host_threads() engines.
+  virtual std::unique_ptr<XtsSplitKey> xts_split_key(BlockCipher cipher, bytes_view key) const {
     (void)cipher, (void)key;
     return nullptr;
   }

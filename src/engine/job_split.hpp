@@ -3,7 +3,8 @@
 // A piece is an ordinary CipherJob over a slice of its parent's input and output, with the IV the mode implies at
 // that offset, so any engine runs it unchanged:
 //   CTR   counter block + offset/16 (128-bit big-endian)
-//   XTS   data-unit sequence number + offset/unit (only with data units; a single data unit is serial)
+//   XTS   data-unit sequence number + offset/unit (only with data units; one large data unit is split inside, from
+//         any block's tweak, by src/engine/xts_split.hpp before this plan is made)
 //   ECB   no IV; with padding, the last (partial or padding) block is a separate piece run with padding
 //   CBC   decryption only: the IV of a piece is the ciphertext block before it; with padding, the last block is a
 //         separate piece (so it alone checks the padding)

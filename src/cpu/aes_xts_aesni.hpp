@@ -1,0 +1,55 @@
+// AES-XTS (IEEE 1619 / SP 800-38E, AES-128 and AES-256) with AES-NI, from any block index of a data unit: block j
+// is enciphered under the tweak T_j = E_K2(iv)·α^j (α^j from algo/xts_tweak.hpp), so several threads can each take a
+// run of blocks of one data unit (src/engine/xts_split.cpp). Eight blocks are in flight at a time, tweaks are doubled
+// in SSE registers, and a partial last block is handled with ciphertext stealing. Constant time: no branch or memory
+// index depends on the key, the tweak or the data. Compiled for AES-NI by a target pragma; callers check CPUID.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "cryptaccel/cipher.hpp"
+#include "engine/engine.hpp"
+
+namespace cryptaccel::cpu {
+
+/// Both XTS keys expanded once: K1's encryption and decryption schedules, K2's encryption schedule. Wiped when it
+/// goes. Not copyable (one copy of the schedules to wipe).
+struct AesXtsAesniKey {
+  alignas(16) std::uint8_t k1_enc[15][16];
+  alignas(16) std::uint8_t k1_dec[15][16];  ///< the equivalent inverse cipher's round keys (AESIMC), in use order
+  alignas(16) std::uint8_t k2_enc[15][16];
+  int rounds = 0;  ///< 10 (AES-128-XTS) or 14 (AES-256-XTS)
+
+  AesXtsAesniKey() = default;
+  AesXtsAesniKey(const AesXtsAesniKey&) = delete;
+  AesXtsAesniKey& operator=(const AesXtsAesniKey&) = delete;
+  ~AesXtsAesniKey();
+};
+
+/// Whether this CPU runs the kernel (AES-NI, after CRYPTACCEL_CPU_MASK).
+bool aes_xts_aesni_available();
+
+/// Expands `key` = K1 || K2 (32 bytes: AES-128-XTS, 64 bytes: AES-256-XTS; callers validate the length).
+void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std::size_t key_len);
+
+/// XTS over `len` bytes of a data unit whose tweak is `iv`, starting at its block `first_block`: in[0..16) is block
+/// first_block of the unit. When len % 16 != 0 the run ends the data unit and its last full block and the partial
+/// block after it are processed together with ciphertext stealing (len must then be at least 16). in == out allowed.
+void aes_xts_aesni_crypt(const AesXtsAesniKey& key, Direction dir, const std::uint8_t iv[16],
+                         std::uint64_t first_block, const std::uint8_t* in, std::uint8_t* out, std::size_t len);
+
+/// Runs one validated, pending AES-128/256-XTS job with the kernel: data units of `xts_unit` bytes (0: the whole job
+/// is one), unit i with tweak (iv + i) mod 2^128 as the IV read little-endian; sets status and out_len.
+void aes_xts_aesni_run(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit);
+
+/// Whether the cpu engine runs XTS jobs on one thread with this kernel rather than OpenSSL's fused XTS: only when the
+/// environment says CRYPTACCEL_CPU_XTS=aesni (read once; for tests and measurements) and the CPU has AES-NI.
+/// OpenSSL's is the default because it measured faster on one core (docs/cpp.md).
+bool aes_xts_aesni_forced();
+
+/// The kernel as the cpu engine's XTS building block for splitting one data unit over threads (the key expanded once
+/// per job and wiped with it); nullptr for other ciphers (AES-192 and SM4 have no XTS here) or without AES-NI.
+std::unique_ptr<engine::XtsSplitKey> aes_xts_aesni_split_key(BlockCipher cipher, bytes_view key);
+
+}  // namespace cryptaccel::cpu
