@@ -277,11 +277,18 @@ void run(const AesXtsAesniKey& key, const std::uint8_t iv[16], std::uint64_t fir
   std::memcpy(&lo, t_bytes, 8), std::memcpy(&hi, t_bytes + 8, 8);
   secure_wipe(t_bytes, sizeof t_bytes);
   eight_tweaks(lo, hi, s.tweaks[0]);
+  for (; blocks >= 2 * kLanes; blocks -= 2 * kLanes, in += 2 * kLanes * kBlock, out += 2 * kLanes * kBlock) {
+    eight_tweaks(lo, hi, s.tweaks[1]);
+    eight<Rounds, Enc>(rk, in, out, s.tweaks[0]);
+    eight_tweaks(lo, hi, s.tweaks[0]);
+    eight<Rounds, Enc>(rk, in + kLanes * kBlock, out + kLanes * kBlock, s.tweaks[1]);
+  }
   int cur = 0;
-  for (; blocks >= kLanes; blocks -= kLanes, in += kLanes * kBlock, out += kLanes * kBlock) {
-    eight_tweaks(lo, hi, s.tweaks[cur ^ 1]);
-    eight<Rounds, Enc>(rk, in, out, s.tweaks[cur]);
-    cur ^= 1;
+  if (blocks >= kLanes) {
+    eight_tweaks(lo, hi, s.tweaks[1]);
+    eight<Rounds, Enc>(rk, in, out, s.tweaks[0]);
+    blocks -= kLanes, in += kLanes * kBlock, out += kLanes * kBlock;
+    cur = 1;
   }
   lo = hi = 0;
   if (blocks) {  // 1..7 blocks: through the eight-block path on a copy
