@@ -1,5 +1,5 @@
 #!/bin/sh
-# ctest driver for the RSA constant-time check: runs tests/ct/rsa_ct_check under valgrind memcheck.
+# ctest driver for the constant-time checks (tests/ct/rsa_ct_check, tests/ct/xts_ct_check) under valgrind memcheck.
 #   run_valgrind.sh VALGRIND BINARY ENGINE [--leaky]
 # Exit 0: clean (or, with --leaky, the deliberate leak was reported); 77: skipped (no valgrind); else failure.
 valgrind="$1" bin="$2" engine="$3" leaky="$4"
