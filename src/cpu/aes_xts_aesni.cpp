@@ -108,6 +108,10 @@ bool aes_xts_aesni_forced() {
   return forced && aes_xts_aesni_available();
 }
 
+bool aes_xts_aesni_serves(std::size_t unit_bytes) {
+  return aes_xts_aesni_forced() || (unit_bytes <= kXtsKernelMaxUnit && aes_xts_aesni_available());
+}
+
 std::unique_ptr<engine::XtsSplitKey> aes_xts_aesni_split_key(BlockCipher cipher, bytes_view key) {
   if ((cipher != BlockCipher::aes128 && cipher != BlockCipher::aes256) || !aes_xts_aesni_available()) return nullptr;
   if (key.size() != (cipher == BlockCipher::aes128 ? 32u : 64u)) return nullptr;

@@ -43,11 +43,23 @@ void aes_xts_aesni_crypt(const AesXtsAesniKey& key, Direction dir, const std::ui
 /// is one), unit i with tweak (iv + i) mod 2^128 as the IV read little-endian; sets status and out_len.
 void aes_xts_aesni_run(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit);
 
-/// Whether the cpu engine runs XTS jobs on one thread with this kernel rather than OpenSSL's fused XTS: only when the
-/// environment says CRYPTACCEL_CPU_XTS=aesni (read once; for tests and measurements) and the CPU has AES-NI.
-/// OpenSSL's is the default: at 1 MiB on one core the kernel only matched it (0.99-1.00x), and OpenSSL picks wider
-/// (VAES) code on CPUs that have it (docs/cpp.md).
+/// Whether CRYPTACCEL_CPU_XTS=aesni (read once; for tests and measurements) makes the kernel serve every XTS data
+/// unit on one thread, large ones included, and the CPU has AES-NI.
 bool aes_xts_aesni_forced();
+
+/// Largest XTS data unit that the cpu engine gives to this kernel on one thread by default; larger units go to
+/// OpenSSL's fused XTS (and, from 256 KiB, are split over threads with this kernel: engine/xts_split.hpp). Measured
+/// on an idle Zen 1 (bench/results/2026-11-23-amd-epyc-2c/idle-xts-rsa/), kernel vs OpenSSL EVP per call: 64 B
+/// 1.46x / 1.54x, 1 KiB 1.34x / 1.36x, 16 KiB 0.99x / 1.03x, 1 MiB 0.95x / 1.00x (AES-128 / AES-256): the kernel
+/// expands its key schedules once per call where EVP sets up both XTS keys, which dominates small units, and
+/// OpenSSL's bulk loop is a little faster on large ones (and uses VAES where the CPU has it). The saving of ~0.4 us
+/// per call against the bulk loss of ~2e-11 s/byte (AES-128) crosses over near 19 KiB; 16 KiB keeps disk-sector
+/// and page-sized units (512 B, 4 KiB) on the kernel.
+inline constexpr std::size_t kXtsKernelMaxUnit = 16 * 1024;
+
+/// Whether the cpu engine runs XTS data units of `unit_bytes` on one thread with this kernel: forced, or the unit
+/// is at most kXtsKernelMaxUnit and the CPU has AES-NI.
+bool aes_xts_aesni_serves(std::size_t unit_bytes);
 
 /// The kernel as the cpu engine's XTS building block for splitting one data unit over threads (the key expanded once
 /// per job and wiped with it); nullptr for other ciphers (AES-192 and SM4 have no XTS here) or without AES-NI.

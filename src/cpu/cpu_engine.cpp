@@ -1,6 +1,7 @@
 // The `cpu` engine: x86-64 crypto instructions on every core. Backends (one file each) are chosen here from CPUID;
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
 //   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH
+//   AES-XTS units <= 16 KiB  aes_xts_aesni.cpp  our AES-NI XTS kernel (key schedules once per call; kXtsKernelMaxUnit)
 //   SHA-crypt             cpu_shacrypt.cpp    rounds of many candidates in lock-step on the multi-buffer SHA-2 kernels
 //   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
 //                                             one message at a time, SHA-NI / portable block functions for streaming
@@ -10,6 +11,8 @@
 //   one XTS data unit split over threads      engine/xts_split.cpp with aes_xts_aesni.cpp (our AES-NI XTS kernel that
 //                                             starts at any block; xts_split_key)
 #include "cpu/cpu_engine.hpp"
+
+#include <algorithm>
 
 #include "cpu/aes_xts_aesni.hpp"
 #include "cpu/cpu_features.hpp"
@@ -45,10 +48,14 @@ class CpuEngine final : public engine::Engine {
         if (job.status == JobStatus::pending) sm4_cpu_run(spec, dir, job);
       return;
     }
-    if (spec.mode == Mode::xts && aes_xts_aesni_forced()) {
-      for (CipherJob& job : jobs)
-        if (job.status == JobStatus::pending) aes_xts_aesni_run(spec, dir, job, options.xts_unit);
-      return;
+    if (spec.mode == Mode::xts) {
+      // Small data units (or every unit, when forced) on our AES-NI XTS kernel, the rest on OpenSSL's fused XTS
+      // below (kXtsKernelMaxUnit says why).
+      for (CipherJob& job : jobs) {
+        const std::size_t unit = options.xts_unit != 0 ? std::min(options.xts_unit, job.in.size()) : job.in.size();
+        if (job.status == JobStatus::pending && aes_xts_aesni_serves(unit))
+          aes_xts_aesni_run(spec, dir, job, options.xts_unit);
+      }
     }
     EvpContext& ctx = EvpContext::for_this_thread();
     struct WipeOnExit {

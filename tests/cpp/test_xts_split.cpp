@@ -192,15 +192,22 @@ TEST(XtsSplitPolicy, SmallUnitsAndMultiUnitJobsAreLeftPending) {
   EXPECT_EQ(out_big, evp_xts(BlockCipher::aes128, Direction::encrypt, key, iv, big));
 }
 
-/// Which backend runs a single-threaded XTS job on the cpu engine: OpenSSL's fused XTS, unless
-/// CRYPTACCEL_CPU_XTS=aesni forces the kernel (the CTest run cpu_xts_aesni_kernel repeats the XTS suites so).
-TEST(XtsBackend, OneThreadRunsTheKernelOnlyWhenForced) {
+/// Which backend runs a single-threaded XTS data unit on the cpu engine: our kernel up to kXtsKernelMaxUnit, OpenSSL's
+/// fused XTS above, unless CRYPTACCEL_CPU_XTS=aesni forces the kernel everywhere (the CTest run cpu_xts_aesni_kernel
+/// repeats the XTS suites so; the default runs of the same suites cover both sides of the threshold).
+TEST(XtsBackend, OneThreadRunsTheKernelForSmallUnitsOrWhenForced) {
   SKIP_WITHOUT_AESNI();
   const char* env = std::getenv("CRYPTACCEL_CPU_XTS");
   const bool asked = env && std::string(env) == "aesni";
   EXPECT_EQ(cpu::aes_xts_aesni_forced(), asked) << "CRYPTACCEL_CPU_XTS=" << (env ? env : "(unset)");
-  std::printf("[          ] single-threaded cpu XTS backend: %s\n",
-              cpu::aes_xts_aesni_forced() ? "aes_xts_aesni (forced)" : "OpenSSL EVP");
+  EXPECT_TRUE(cpu::aes_xts_aesni_serves(16));
+  EXPECT_TRUE(cpu::aes_xts_aesni_serves(512));
+  EXPECT_TRUE(cpu::aes_xts_aesni_serves(4096));
+  EXPECT_TRUE(cpu::aes_xts_aesni_serves(cpu::kXtsKernelMaxUnit));
+  EXPECT_EQ(cpu::aes_xts_aesni_serves(cpu::kXtsKernelMaxUnit + 1), asked);
+  EXPECT_EQ(cpu::aes_xts_aesni_serves(std::size_t{1} << 20), asked);
+  std::printf("[          ] single-threaded cpu XTS backend: aes_xts_aesni up to %zu bytes, above: %s\n",
+              cpu::kXtsKernelMaxUnit, asked ? "aes_xts_aesni (forced)" : "OpenSSL EVP");
 }
 
 TEST(XtsSplitPolicy, NoKernelForOtherCiphersOrKeySizes) {
