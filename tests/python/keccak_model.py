@@ -1,4 +1,5 @@
-"""Keccak-p[1600, n] in plain Python (FIPS 202, section 3), for the RISC-V kernel tests: written from the standard
+"""Keccak-p[1600, n] in plain Python (FIPS 202, section 3), the oracle of the RISC-V kernel tests and of the Python
+API's Keccak tests (test_python_hash.py): written from the standard
 alone — the round constants come from the LFSR of 3.2.5 and the rho offsets from the walk of 3.2.2 — so that the
 kernels are checked independently of cryptaccel's library (whose ref engine `rv run --check` uses). Slow (pure
 Python: about 2 ms per state); the tests use a handful of states.

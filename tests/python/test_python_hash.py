@@ -28,6 +28,8 @@ from typing import Callable, List, Optional, Sequence
 
 import pytest
 
+from keccak_model import MASK64, RHO, ROUND_CONSTANTS, keccak_p
+
 import cryptaccel
 from conftest import skip_unless_hash_supported
 
@@ -490,71 +492,9 @@ def test_engine_errors():
 
 # --- Keccak-f[1600] -------------------------------------------------------------------------------------------------
 
-_MASK = (1 << 64) - 1
-
-
-def _rc_bit(t: int) -> int:
-    """rc(t) of FIPS 202 Algorithm 5: the output bit of an 8-bit LFSR (x^8 + x^6 + x^5 + x^4 + 1)."""
-    if t % 255 == 0:
-        return 1
-    r = [1, 0, 0, 0, 0, 0, 0, 0]
-    for _ in range(t % 255):
-        r = [0] + r
-        r[0] ^= r[8]
-        r[4] ^= r[8]
-        r[5] ^= r[8]
-        r[6] ^= r[8]
-        r = r[:8]
-    return r[0]
-
-
-def _round_constant(ir: int) -> int:
-    """RC of round `ir` (FIPS 202 Algorithm 6): bit 2^j - 1 is rc(j + 7 ir), j = 0..6."""
-    rc = 0
-    for j in range(7):
-        rc |= _rc_bit(j + 7 * ir) << ((1 << j) - 1)
-    return rc
-
-
-def _rho_offsets() -> List[int]:
-    """The rotation of lane (x, y), index x + 5y (FIPS 202 Algorithm 2): ((t+1)(t+2)/2) mod 64 along the walk
-    (x, y) <- (y, 2x + 3y) from (1, 0); lane (0, 0) is not rotated."""
-    off = [0] * 25
-    x, y = 1, 0
-    for t in range(24):
-        off[x + 5 * y] = ((t + 1) * (t + 2) // 2) % 64
-        x, y = y, (2 * x + 3 * y) % 5
-    return off
-
-
-_RC = [_round_constant(ir) for ir in range(24)]
-_RHO = _rho_offsets()
-
-
-def _rotl(v: int, n: int) -> int:
-    return ((v << n) | (v >> (64 - n))) & _MASK if n else v
-
-
-def keccak_f1600_py(lanes: Sequence[int]) -> List[int]:
-    """Keccak-f[1600] = Keccak-p[1600, 24] (FIPS 202 sections 3.2-3.4), on 25 lanes, lane (x, y) at x + 5y."""
-    a = list(lanes)
-    for ir in range(24):
-        # theta
-        c = [a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20] for x in range(5)]
-        d = [c[(x - 1) % 5] ^ _rotl(c[(x + 1) % 5], 1) for x in range(5)]
-        a = [a[i] ^ d[i % 5] for i in range(25)]
-        # rho and pi: A'[x, y] = rho(A)[(x + 3y) mod 5, x]
-        b = [0] * 25
-        for x in range(5):
-            for y in range(5):
-                src = (x + 3 * y) % 5 + 5 * x
-                b[x + 5 * y] = _rotl(a[src], _RHO[src])
-        # chi
-        a = [b[x + 5 * y] ^ ((~b[(x + 1) % 5 + 5 * y] & _MASK) & b[(x + 2) % 5 + 5 * y])
-             for y in range(5) for x in range(5)]
-        # iota
-        a[0] ^= _RC[ir]
-    return a
+# The oracle: keccak_model.py (FIPS 202 alone: round constants from the LFSR, rho offsets from the walk), shared with
+# the RISC-V kernel tests.
+_MASK, _RC, _RHO, keccak_f1600_py = MASK64, ROUND_CONSTANTS, RHO, keccak_p
 
 
 def _sponge_py(data: bytes, rate: int, suffix: int, out_len: int) -> bytes:
