@@ -81,15 +81,17 @@ KernelInput cipher_input(const KernelSpec& k, const WorkloadRequest& req, std::m
   return in;
 }
 
+/// A hash kernel's message length: --bytes, or --blocks of the algorithm's block (rate), else `workload_length`.
+std::uint64_t message_length(const KernelSpec& k, const WorkloadRequest& req, std::uint64_t workload_length) {
+  if (req.bytes) return *req.bytes;
+  if (!req.blocks) return workload_length;
+  const std::uint64_t block = hash_info(parse_hash(k.algorithm)).block_size;
+  if (*req.blocks > kMaxPayloadBytes / block) check_payload(kMaxPayloadBytes + 1);
+  return *req.blocks * block;
+}
+
 KernelInput hash_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
-  std::uint64_t length = workload_default(k, "length").value_or(1024);
-  if (req.bytes) {
-    length = *req.bytes;
-  } else if (req.blocks) {
-    const std::uint64_t block = hash_info(parse_hash(k.algorithm)).block_size;
-    if (*req.blocks > kMaxPayloadBytes / block) check_payload(kMaxPayloadBytes + 1);
-    length = *req.blocks * block;
-  }
+  const std::uint64_t length = message_length(k, req, workload_default(k, "length").value_or(1024));
   check_payload(length);
   KernelInput in;
   const bytes message = random_bytes(static_cast<std::size_t>(length), rng);
@@ -158,14 +160,7 @@ KernelInput keccak_input(const KernelSpec& k, const WorkloadRequest& req, std::m
 /// xof layout: u32 length, u32 outlen, message -> outlen bytes. --bytes (or --blocks of the rate) and --outlen, else
 /// the kernel's workload.
 KernelInput xof_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
-  std::uint64_t length = any_workload(k, "length", 1024);
-  if (req.bytes) {
-    length = *req.bytes;
-  } else if (req.blocks) {
-    const std::uint64_t block = hash_info(parse_hash(k.algorithm)).block_size;
-    if (*req.blocks > kMaxPayloadBytes / block) check_payload(kMaxPayloadBytes + 1);
-    length = *req.blocks * block;
-  }
+  const std::uint64_t length = message_length(k, req, any_workload(k, "length", 1024));
   const std::uint64_t outlen = req.outlen.value_or(any_workload(k, "outlen", k.digest_bytes ? k.digest_bytes : 32));
   if (outlen == 0) throw std::invalid_argument("--outlen: at least one byte");
   check_payload(length);
