@@ -175,6 +175,26 @@ Json counts_json(const rv::Counts& c, bool with_mnemonics) {
   return j;
 }
 
+Json cycle_model_json(const rv::CycleModel& m) {
+  Json j = Json::object();
+  for (std::size_t i = 0; i < rv::kClassCount; ++i) {
+    j[std::string(rv::class_name(static_cast<rv::InsnClass>(i)))] = m.latency[i];
+  }
+  j["taken-branch-penalty"] = m.taken_branch_penalty;
+  const rv::VectorTiming& v = m.vector;
+  j["vector-lanes"] = v.lanes;
+  j["vector-alu-latency"] = v.alu_latency;
+  j["vector-mem-latency"] = v.mem_latency;
+  j["vector-permute-latency"] = v.permute_latency;
+  j["vector-crypto-stages"] = v.crypto_stages;
+  j["vector-crypto-lanes-per-eg"] = v.crypto_lanes_per_eg;
+  j["vector-queue-depth"] = v.queue_depth;
+  j["vector-keccak-latency"] = v.keccak_latency;
+  j["vector-keccak-pi-latency"] = v.keccak_pi_latency;
+  j["vector-blocking"] = v.blocking;
+  return j;
+}
+
 Json run_json(const KernelRun& run) {
   const rv::RunResult& r = run.result;
   Json j = {{"kernel", run.entry.kernel}, {"variant", run.entry.variant}, {"xlen", run.entry.xlen}};

@@ -61,6 +61,9 @@ std::string kernel_exit_meaning(std::int64_t status);
 /// {"instret", "cycles", "taken_branches", "by_class": {...}[, "by_mnemonic": {...}]} of some counts.
 Json counts_json(const cryptaccel::rv::Counts& c, bool with_mnemonics);
 
+/// Every parameter of a cycle model (class costs, taken-branch penalty, vector timing) under the keys of its files.
+Json cycle_model_json(const cryptaccel::rv::CycleModel& m);
+
 /// The run as JSON: kernel, variant, xlen, isa, elf, workload, region and total counts, checks, Spike, problems.
 Json run_json(const KernelRun& run);
 

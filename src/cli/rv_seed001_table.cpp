@@ -149,11 +149,7 @@ void print_seed001(std::FILE* out, const Seed001Table& t) {
 }
 
 Json seed001_json(const Seed001Table& t) {
-  Json model = Json::object();
-  for (std::size_t i = 0; i < rv::kClassCount; ++i) {
-    model[std::string(rv::class_name(static_cast<rv::InsnClass>(i)))] = t.cycle_model.latency[i];
-  }
-  model["taken-branch-penalty"] = t.cycle_model.taken_branch_penalty;
+  const Json model = cycle_model_json(t.cycle_model);
 
   Json rows = Json::array();
   for (const Seed001Row& row : t.rows) {

@@ -36,26 +36,6 @@ std::optional<double> pass_cycles(const Seed004Row& r) {
 
 Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
-/// Every parameter of a cycle model, under the keys of its files.
-Json model_json(const rv::CycleModel& m) {
-  Json j = Json::object();
-  for (std::size_t i = 0; i < rv::kClassCount; ++i) {
-    j[std::string(rv::class_name(static_cast<rv::InsnClass>(i)))] = m.latency[i];
-  }
-  j["taken-branch-penalty"] = m.taken_branch_penalty;
-  const rv::VectorTiming& v = m.vector;
-  j["vector-lanes"] = v.lanes;
-  j["vector-alu-latency"] = v.alu_latency;
-  j["vector-mem-latency"] = v.mem_latency;
-  j["vector-permute-latency"] = v.permute_latency;
-  j["vector-crypto-stages"] = v.crypto_stages;
-  j["vector-crypto-lanes-per-eg"] = v.crypto_lanes_per_eg;
-  j["vector-queue-depth"] = v.queue_depth;
-  j["vector-keccak-latency"] = v.keccak_latency;
-  j["vector-keccak-pi-latency"] = v.keccak_pi_latency;
-  j["vector-blocking"] = v.blocking;
-  return j;
-}
 
 constexpr const char* kModelNote =
     "scalar rows (reference, hybrid) run with the default cycle model (an in-order single-issue core; no vector "
@@ -203,8 +183,8 @@ Json seed004_json(const Seed004Table& t) {
     rows.push_back(std::move(j));
   }
   Json model = {{"note", kModelNote},
-                {"scalar_rows", model_json(t.scalar_model)},
-                {"vector_rows", t.vector_model ? model_json(*t.vector_model) : Json(nullptr)},
+                {"scalar_rows", cycle_model_json(t.scalar_model)},
+                {"vector_rows", t.vector_model ? cycle_model_json(*t.vector_model) : Json(nullptr)},
                 {"preset", t.preset_path},
                 {"preset_keys", t.preset},
                 {"overrides", t.overrides_path.empty() ? Json(nullptr) : Json(t.overrides_path)}};

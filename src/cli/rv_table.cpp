@@ -137,11 +137,7 @@ SeedTable run_seed000(const Manifest& m, const RunOptions& options, bool cycle_m
 }
 
 Json seed000_json(const SeedTable& t) {
-  Json model = Json::object();
-  for (std::size_t i = 0; i < rv::kClassCount; ++i) {
-    model[std::string(rv::class_name(static_cast<rv::InsnClass>(i)))] = t.cycle_model.latency[i];
-  }
-  model["taken-branch-penalty"] = t.cycle_model.taken_branch_penalty;
+  const Json model = cycle_model_json(t.cycle_model);
 
   Json rows = Json::array();
   for (const TableCell& c : t.cells) {
