@@ -141,12 +141,7 @@ class CipherWorkload final : public Workload {
 
   std::string unsupported(std::string_view impl) const override {
     if (impl == kOpenSsl) return evp_unsupported(spec_);
-    try {
-      resolve_engine(impl, spec_, kDir);
-      return {};
-    } catch (const EngineUnavailable& e) {
-      return e.what();
-    }
+    return engine_unavailable(impl);
   }
 
   std::string resolve(std::string_view impl) const override {

@@ -208,12 +208,7 @@ class HashWorkload final : public Workload {
       if (fetch(info())) return {};
       return std::string(OpenSSL_version(OPENSSL_VERSION)) + " does not offer " + evp_name(info());
     }
-    try {
-      resolve(impl);
-      return {};
-    } catch (const EngineUnavailable& e) {
-      return e.what();
-    }
+    return engine_unavailable(impl);
   }
 
   std::string resolve(std::string_view impl) const override {

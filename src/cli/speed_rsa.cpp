@@ -261,12 +261,7 @@ class RsaWorkload final : public Workload {
 
   std::string unsupported(std::string_view impl) const override {
     if (impl == kOpenSsl) return {};
-    try {
-      resolve(impl);
-      return {};
-    } catch (const EngineUnavailable& e) {
-      return e.what();
-    }
+    return engine_unavailable(impl);
   }
 
   std::string resolve(std::string_view impl) const override {

@@ -92,12 +92,7 @@ class ShaCryptWorkload final : public Workload {
 
   std::string unsupported(std::string_view impl) const override {
     if (impl == kOpenSsl) return "OpenSSL's libcrypto has no SHA-crypt API";
-    try {
-      resolve(impl);
-      return {};
-    } catch (const EngineUnavailable& e) {
-      return e.what();
-    }
+    return engine_unavailable(impl);
   }
 
   std::string resolve(std::string_view impl) const override {

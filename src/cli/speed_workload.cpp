@@ -7,6 +7,16 @@
 #include "speed_hash.hpp"
 
 namespace cryptaccel::cli::speed {
+
+std::string Workload::engine_unavailable(std::string_view impl) const {
+  try {
+    resolve(impl);
+    return {};
+  } catch (const EngineUnavailable& e) {
+    return e.what();
+  }
+}
+
 namespace {
 
 // A new kind of algorithm (hashes, MACs, ...) is one more line here plus its own speed_<family>.cpp.

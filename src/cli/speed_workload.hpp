@@ -61,6 +61,11 @@ class Workload {
   virtual std::vector<std::string> operations() const { return {}; }
   /// The size of one message of an operation workload (the cell's `bytes`); unused by the others.
   virtual std::size_t operation_bytes() const { return 0; }
+
+ protected:
+  /// The engine half of unsupported(): empty when resolve(impl) finds an engine, else the reason it throws
+  /// (EngineUnavailable's message).
+  std::string engine_unavailable(std::string_view impl) const;
 };
 
 /// A family of workloads: one entry per kind of algorithm (ciphers; hashes will be another entry).
