@@ -181,9 +181,9 @@ void CudaDevice::keccak(std::uint64_t* states, std::uint64_t count, Stream s) {
   launch_keccak(states, count, s, sm_count_);
 }
 
-void CudaDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream s) {
+void CudaDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, Stream s) {
   select();
-  launch_rsa_modexp(args, words, kind, s);
+  launch_rsa_modexp(args, words, kind, kernel, s);
 }
 
 void CudaDevice::synchronize(Stream s) {

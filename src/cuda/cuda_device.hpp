@@ -39,7 +39,7 @@ class CudaDevice final : public Device {
   void cipher(CipherOp op, const CipherArgs& args, std::uint64_t items, Stream s) override;
   void hash(const HashArgs& args, Stream s) override;
   void keccak(std::uint64_t* states, std::uint64_t count, Stream s) override;
-  void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream s) override;
+  void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, Stream s) override;
   void synchronize(Stream s) override;
   void wait(Stream waiter, Stream waited) override;
   const algo::Gf128* xts_alpha_pow() override { return alpha_pow_; }

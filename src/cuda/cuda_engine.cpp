@@ -63,24 +63,19 @@ class CudaEngine final : public engine::Engine {
     run_keccak_batch(dev, states, exec_options(aes_, 0));
   }
   // RSA: exponentiations on the GPU (rsa_executor.cpp); CRT reduction/recombination on the host (rsa_jobs.cpp);
-  // blinding and the result check around them in src/rsa/private_op.cpp, as for every engine.
+  // blinding and the result check around them in src/rsa/private_op.cpp, as for every engine. The kernel variant
+  // comes from CRYPTACCEL_CUDA_RSA_KERNEL (rsa_kernel_variant.hpp), read per batch.
   // `cuda` only: cuda-ttable differs in AES alone and would run the same RSA kernels twice in the test suites.
   bool supports_rsa(std::size_t bits) const override { return aes_ == CipherImpl::aes_bitsliced && bits <= 8192; }
   void run_rsa_private(std::span<const engine::RsaPrivateJob> jobs) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    rsa_private_jobs(jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+    with_rsa_runner([&](const RsaRunner& run) { rsa_private_jobs(jobs, run); });
   }
   void run_rsa_public(std::span<const engine::RsaPublicJob> jobs) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    rsa_public_jobs(jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+    with_rsa_runner([&](const RsaRunner& run) { rsa_public_jobs(jobs, run); });
   }
   void run_modexp(const rsa::Modulus& modulus, bytes_view exponent,
                   std::span<const engine::ModexpJob> jobs) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    rsa_modexp_jobs(modulus, exponent, jobs, [&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks); });
+    with_rsa_runner([&](const RsaRunner& run) { rsa_modexp_jobs(modulus, exponent, jobs, run); });
   }
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
@@ -91,6 +86,16 @@ class CudaEngine final : public engine::Engine {
   }
 
  private:
+  /// f(runner) with a runner on this thread's device (held for the call) and the kernel variant of
+  /// CRYPTACCEL_CUDA_RSA_KERNEL.
+  template <class F>
+  void with_rsa_runner(F&& f) const {
+    const RsaKernel kernel = rsa_kernel_from_env();
+    CudaDevice& dev = cuda_device(current_device());
+    std::lock_guard<std::mutex> lock(dev.mutex());
+    f(RsaRunner([&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks, kRsaMaxJobsPerLaunch, kernel); }));
+  }
+
   std::string_view name_, description_;
   CipherImpl aes_;
 };

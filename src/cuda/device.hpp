@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "cuda/layout.hpp"
-#include "cuda/rsa_ops.hpp"
+#include "cuda/rsa_kernel_variant.hpp"
 
 namespace cryptaccel::cuda {
 
@@ -48,8 +48,8 @@ class Device {
   virtual void hash(const HashArgs& args, Stream s) = 0;
   /// Keccak-f[1600] on `count` states of 25 lanes in device memory.
   virtual void keccak(std::uint64_t* states, std::uint64_t count, Stream s) = 0;
-  /// args.count modular exponentiations with `words`-word moduli, one per thread (src/cuda/rsa_ops.hpp).
-  virtual void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream s) = 0;
+  /// args.count modular exponentiations with `words`-word moduli by kernel variant `kernel` (rsa_kernel_variant.hpp).
+  virtual void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, Stream s) = 0;
 
   /// Blocks the calling thread until the work queued on `s` is done; throws on a device error.
   virtual void synchronize(Stream s) = 0;

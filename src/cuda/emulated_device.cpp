@@ -94,9 +94,9 @@ void EmulatedDevice::keccak(std::uint64_t* states, std::uint64_t count, Stream) 
   for (std::uint64_t i = count; i-- > 0;) op_keccak(states, i);
 }
 
-void EmulatedDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream) {
-  ++rsa_launches_;
-  rsa_emulate(args, words, kind);
+void EmulatedDevice::rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, Stream) {
+  ++rsa_launches_[static_cast<int>(kernel)];
+  rsa_emulate(args, words, kind, kernel);
 }
 
 }  // namespace cryptaccel::cuda

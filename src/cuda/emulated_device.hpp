@@ -28,9 +28,11 @@ class EmulatedDevice final : public Device {
   void cipher(CipherOp op, const CipherArgs& args, std::uint64_t items, Stream) override;
   void hash(const HashArgs& args, Stream) override;
   void keccak(std::uint64_t* states, std::uint64_t count, Stream) override;
-  void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, Stream) override;
-  /// RSA launches so far.
-  std::size_t rsa_launches() const { return rsa_launches_; }
+  void rsa(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, Stream) override;
+  /// RSA launches so far (all variants).
+  std::size_t rsa_launches() const { return rsa_launches_[0] + rsa_launches_[1] + rsa_launches_[2]; }
+  /// RSA launches so far with kernel variant `k`.
+  std::size_t rsa_launches(RsaKernel k) const { return rsa_launches_[static_cast<int>(k)]; }
   void synchronize(Stream) override {}
   void wait(Stream, Stream) override {}
   const algo::Gf128* xts_alpha_pow() override { return alpha_pow_; }
@@ -44,7 +46,7 @@ class EmulatedDevice final : public Device {
   algo::Gf128 alpha_pow_[kXtsAlphaPowers];
   std::size_t live_ = 0;
   std::size_t launches_[16] = {};
-  std::size_t rsa_launches_ = 0;
+  std::size_t rsa_launches_[3] = {};  // by RsaKernel
 };
 
 }  // namespace cryptaccel::cuda

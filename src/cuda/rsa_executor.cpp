@@ -33,8 +33,8 @@ void release(Device& dev, Slot& slot, Stream s) noexcept {
 
 }  // namespace
 
-void run_rsa_tasks(Device& dev, std::span<const RsaTask> tasks, std::size_t max_jobs) {
-  const std::vector<RsaLaunch> launches = rsa_plan(tasks, max_jobs);
+void run_rsa_tasks(Device& dev, std::span<const RsaTask> tasks, std::size_t max_jobs, RsaKernel kernel) {
+  const std::vector<RsaLaunch> launches = rsa_plan(tasks, max_jobs, kernel);
   const std::size_t streams = std::max<std::size_t>(1, std::min<std::size_t>(dev.stream_count(), 2));
   std::vector<Slot> slots(streams);
   const auto finish = [&](std::size_t s) {  // wait for the slot's launch, unpack its results, release
@@ -58,7 +58,7 @@ void run_rsa_tasks(Device& dev, std::span<const RsaTask> tasks, std::size_t max_
       slot.launch = &launch;
       dev.copy_to_device(slot.device, slot.pinned, slot.bytes, stream);
       const RsaModexpArgs args = rsa_launch_args(launch, reinterpret_cast<rsa_word*>(slot.device));
-      dev.rsa(args, launch.words, launch.kind, stream);
+      dev.rsa(args, launch.words, launch.kind, launch.kernel, stream);
       // Only x (the first N words per job) comes back, into the front of the staging buffer.
       dev.copy_to_host(slot.pinned, slot.device, launch.words * launch.count() * sizeof(rsa_word), stream);
     }

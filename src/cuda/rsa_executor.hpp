@@ -11,7 +11,9 @@
 
 namespace cryptaccel::cuda {
 
-/// Executes every task on `dev` (launches of at most `max_jobs` jobs); task.out holds the result on return.
-void run_rsa_tasks(Device& dev, std::span<const RsaTask> tasks, std::size_t max_jobs = kRsaMaxJobsPerLaunch);
+/// Executes every task on `dev` (launches of at most `max_jobs` jobs, kernel variant `kernel` where it is built for
+/// the size: rsa_plan); task.out holds the result on return.
+void run_rsa_tasks(Device& dev, std::span<const RsaTask> tasks, std::size_t max_jobs = kRsaMaxJobsPerLaunch,
+                   RsaKernel kernel = RsaKernel::thread);
 
 }  // namespace cryptaccel::cuda

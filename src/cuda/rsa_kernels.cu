@@ -1,8 +1,9 @@
 // RSA exponentiation kernels: one modular exponentiation per thread (rsa_modexp_thread of rsa_ops.hpp, the shared
 // Montgomery arithmetic of src/algo/montgomery.hpp in 32-bit words), one kernel per modulus size (16..256 words) and
 // exponent kind: secret (constant-time fixed windows: CRT halves, d, raw modexp) or public (binary, short for e =
-// 65537: verify and encrypt). This file dispatches by size; the kernels are in rsa_kernels.cuh, instantiated in
-// rsa_kernels_w*.cu. The host driver is src/cuda/rsa_executor.cpp.
+// 65537: verify and encrypt). This file dispatches by variant (rsa_kernel_variant.hpp) and, for `thread`, by size;
+// those kernels are in rsa_kernels.cuh, instantiated in rsa_kernels_w*.cu. The host driver is
+// src/cuda/rsa_executor.cpp.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -21,8 +22,13 @@ void check(cudaError_t e, const char* what) {
 
 }  // namespace
 
-void launch_rsa_modexp(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind, void* stream) {
+void launch_rsa_modexp(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind, RsaKernel kernel, void* stream) {
   if (a.count == 0) return;
+  if (!rsa_kernel_supports(kernel, words))
+    throw InvalidArgument("rsa: no " + std::string(rsa_kernel_name(kernel)) + " GPU kernel for " +
+                          std::to_string(32 * words) + "-bit operands");
+  if (kernel == RsaKernel::fp64) return launch_rsa_modexp_fp64(a, words, kind, stream);
+  if (kernel == RsaKernel::group) return launch_rsa_modexp_group(a, words, kind, stream);
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned grid =
       static_cast<unsigned>(std::min<std::uint64_t>((a.count + kRsaThreads - 1) / kRsaThreads, 1u << 30));

@@ -3,11 +3,18 @@
 #pragma once
 #include <cstddef>
 
-#include "cuda/rsa_ops.hpp"
+#include "cuda/rsa_kernel_variant.hpp"
 
 namespace cryptaccel::cuda {
 
-/// rsa_modexp_thread<words, kind> on every job of `args` (device memory), one thread per job.
-void launch_rsa_modexp(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, void* stream);
+/// Variant `kernel` of the exponentiation on every job of `args` (device memory): rsa_modexp_thread<words, kind>
+/// one thread per job, or the fp64 / group kernels below. Throws InvalidArgument when the variant is not built for
+/// `words` (rsa_kernel_supports).
+void launch_rsa_modexp(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, void* stream);
+
+/// The fp64 variant (rsa_kernels_fp64.cu), for sizes where rsa_fp64_supports(words).
+void launch_rsa_modexp_fp64(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, void* stream);
+/// The cooperative-group variant (rsa_kernels_group.cu), for sizes where rsa_group_supports(words).
+void launch_rsa_modexp_group(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, void* stream);
 
 }  // namespace cryptaccel::cuda

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <string>
 #include <tuple>
 
 namespace cryptaccel::cuda {
@@ -31,7 +30,7 @@ void check_rsa_words(std::size_t words) {
     throw InvalidArgument("rsa: no GPU kernel for a " + std::to_string(32 * words) + "-bit operand");
 }
 
-std::vector<RsaLaunch> rsa_plan(std::span<const RsaTask> tasks, std::size_t max_jobs) {
+std::vector<RsaLaunch> rsa_plan(std::span<const RsaTask> tasks, std::size_t max_jobs, RsaKernel kernel) {
   if (max_jobs == 0) max_jobs = 1;
   using Key = std::tuple<std::size_t, int, std::uint32_t>;  // words, kind, e_bits (0 for public)
   std::map<Key, std::size_t> group_of;                       // key -> index of its first group
@@ -54,6 +53,7 @@ std::vector<RsaLaunch> rsa_plan(std::span<const RsaTask> tasks, std::size_t max_
       shape.kind = task.kind;
       shape.e_bits = e_bits;
       shape.e_words = task.kind == RsaExpKind::secret ? static_cast<std::uint32_t>(words) : 1;
+      shape.kernel = rsa_kernel_supports(kernel, words) ? kernel : RsaKernel::thread;
       shapes.push_back(shape);
     }
     RsaLaunch& shape = shapes[it->second];

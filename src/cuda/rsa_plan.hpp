@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "cuda/rsa_kernel_variant.hpp"
 #include "cuda/rsa_ops.hpp"
 #include "rsa/modulus.hpp"
 
@@ -31,6 +32,7 @@ struct RsaLaunch {
   RsaExpKind kind = RsaExpKind::secret;
   std::uint32_t e_words = 0;      ///< E
   std::uint32_t e_bits = 0;
+  RsaKernel kernel = RsaKernel::thread;  ///< the variant that runs it
   std::vector<std::size_t> tasks;  ///< indices into the task span, in order
   std::size_t count() const { return tasks.size(); }
   /// 32-bit words of the packed buffer (RsaLayout).
@@ -43,9 +45,10 @@ inline constexpr std::size_t kRsaMaxJobsPerLaunch = std::size_t{1} << 19;
 
 /// The launches for `tasks`: grouped by (modulus words, kind, exponent bound), in first-appearance order, each group
 /// split into launches of at most `max_jobs`. A public exponent's E is the group's longest significant length (at
-/// least one word). Throws InvalidArgument for a modulus size the kernels are not built for or an exponent longer
-/// than its modulus.
-std::vector<RsaLaunch> rsa_plan(std::span<const RsaTask> tasks, std::size_t max_jobs = kRsaMaxJobsPerLaunch);
+/// least one word). Each launch runs with `kernel` where that variant is built for its size, else with `thread`.
+/// Throws InvalidArgument for a modulus size the kernels are not built for or an exponent longer than its modulus.
+std::vector<RsaLaunch> rsa_plan(std::span<const RsaTask> tasks, std::size_t max_jobs = kRsaMaxJobsPerLaunch,
+                                RsaKernel kernel = RsaKernel::thread);
 
 /// Fills `buffer` (launch.buffer_words() words) with the launch's jobs in the layout of rsa_ops.hpp.
 void rsa_pack(const RsaLaunch& launch, std::span<const RsaTask> tasks, rsa_word* buffer);
@@ -57,7 +60,8 @@ void rsa_unpack(const RsaLaunch& launch, std::span<const RsaTask> tasks, const r
 RsaModexpArgs rsa_launch_args(const RsaLaunch& launch, rsa_word* buffer);
 
 /// Runs a launch on the host through rsa_modexp_thread, job by job in reverse order: what the GPU's threads do
-/// (EmulatedDevice; the tests check it against OpenSSL).
+/// with the `thread` variant (EmulatedDevice through rsa_emulate of rsa_kernel_variant.hpp; the tests check it
+/// against OpenSSL).
 void rsa_emulate(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind);
 
 /// Checks that the kernels are built for `words`-word moduli (rsa_dispatch_words); throws InvalidArgument if not.

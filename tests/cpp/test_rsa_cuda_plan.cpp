@@ -10,6 +10,7 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <set>
@@ -20,6 +21,7 @@
 #include "cuda/emulated_device.hpp"
 #include "cuda/rsa_executor.hpp"
 #include "cuda/rsa_jobs.hpp"
+#include "cuda/rsa_kernel_variant.hpp"
 #include "cuda/rsa_plan.hpp"
 #include "engine/engine.hpp"
 #include "rsa/key_impl.hpp"
@@ -207,7 +209,9 @@ TEST(RsaCudaPlan, GroupsBySizeAndKindAndSplits) {
     EXPECT_EQ(l.words, want_words[i]);
     EXPECT_EQ(l.count(), want_count[i]);
     EXPECT_EQ(l.kind, i == 6 ? RsaExpKind::public_e : RsaExpKind::secret);
-    if (l.kind == RsaExpKind::secret) EXPECT_EQ(l.e_words, l.words);
+    if (l.kind == RsaExpKind::secret) {
+      EXPECT_EQ(l.e_words, l.words);
+    }
     for (std::size_t t : l.tasks) {
       EXPECT_EQ(2 * s.tasks[t].modulus->limbs, l.words);
       EXPECT_EQ(s.tasks[t].kind, l.kind);
@@ -283,7 +287,61 @@ TEST(RsaCudaPlan, RejectsWhatTheKernelsCannotRun) {
 
 // --- the kernel body through the emulated device ---
 
-TEST(RsaCudaEmulated, EveryKernelSizeAgainstOpenssl) {
+// --- kernel variants ---
+
+TEST(RsaCudaVariant, NamesParseAndEnvironment) {
+  for (cuda::RsaKernel k : {cuda::RsaKernel::thread, cuda::RsaKernel::fp64, cuda::RsaKernel::group})
+    EXPECT_EQ(cuda::parse_rsa_kernel(cuda::rsa_kernel_name(k)), k);
+  EXPECT_THROW(cuda::parse_rsa_kernel("fp32"), InvalidArgument);
+  EXPECT_THROW(cuda::parse_rsa_kernel(""), InvalidArgument);
+  for (std::size_t words : {16, 32, 48, 64, 96, 128, 256})
+    EXPECT_TRUE(cuda::rsa_kernel_supports(cuda::RsaKernel::thread, words)) << words;
+  EXPECT_FALSE(cuda::rsa_kernel_supports(cuda::RsaKernel::thread, 8));
+  ::unsetenv("CRYPTACCEL_CUDA_RSA_KERNEL");
+  EXPECT_EQ(cuda::rsa_kernel_from_env(), cuda::RsaKernel::thread);
+  ::setenv("CRYPTACCEL_CUDA_RSA_KERNEL", "group", 1);
+  EXPECT_EQ(cuda::rsa_kernel_from_env(), cuda::RsaKernel::group);
+  ::setenv("CRYPTACCEL_CUDA_RSA_KERNEL", "Group", 1);
+  EXPECT_THROW(cuda::rsa_kernel_from_env(), InvalidArgument);
+  ::unsetenv("CRYPTACCEL_CUDA_RSA_KERNEL");
+}
+
+TEST(RsaCudaVariant, PlanFallsBackToThreadWhereAVariantIsNotBuilt) {
+  std::mt19937_64 rng(12);
+  TaskSet s;
+  s.reserve(16);
+  for (std::size_t bits : {512, 1024, 1536, 2048, 3072, 4096, 8192})
+    s.add(rng, s.add_modulus(rng, bits), 17, RsaExpKind::public_e);
+  for (cuda::RsaKernel k : {cuda::RsaKernel::thread, cuda::RsaKernel::fp64, cuda::RsaKernel::group}) {
+    const auto launches = cuda::rsa_plan(s.tasks, cuda::kRsaMaxJobsPerLaunch, k);
+    ASSERT_EQ(launches.size(), 7u);
+    for (const RsaLaunch& l : launches)
+      EXPECT_EQ(l.kernel, cuda::rsa_kernel_supports(k, l.words) ? k : cuda::RsaKernel::thread)
+          << cuda::rsa_kernel_name(k) << " " << l.words;
+    cuda::EmulatedDevice dev;
+    EXPECT_THROW(dev.rsa(cuda::RsaModexpArgs{}, 8, RsaExpKind::secret, k, nullptr), InvalidArgument);
+  }
+}
+
+/// The emulated runs, once per kernel variant.
+class RsaCudaEmulated : public ::testing::TestWithParam<cuda::RsaKernel> {
+ protected:
+  void SetUp() override {
+    bool built = false;
+    for (std::size_t words : {16, 32, 48, 64, 96, 128, 256}) built |= cuda::rsa_kernel_supports(GetParam(), words);
+    if (!built) GTEST_SKIP() << "the " << cuda::rsa_kernel_name(GetParam()) << " variant is built for no size";
+  }
+  /// That the variant under test ran at least one launch on `dev`.
+  void expect_variant_ran(const cuda::EmulatedDevice& dev) const {
+    EXPECT_GT(dev.rsa_launches(GetParam()), 0u) << cuda::rsa_kernel_name(GetParam());
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Kernels, RsaCudaEmulated,
+                         ::testing::Values(cuda::RsaKernel::thread, cuda::RsaKernel::fp64, cuda::RsaKernel::group),
+                         [](const auto& info) { return std::string(cuda::rsa_kernel_name(info.param)); });
+
+TEST_P(RsaCudaEmulated, EveryKernelSizeAgainstOpenssl) {
   std::mt19937_64 rng(9009);
   TaskSet s;
   s.reserve(64);
@@ -302,27 +360,34 @@ TEST(RsaCudaEmulated, EveryKernelSizeAgainstOpenssl) {
     if (z.bits <= 2048) s.add(rng, m1, 65, RsaExpKind::public_e);
   }
   cuda::EmulatedDevice dev;
-  cuda::run_rsa_tasks(dev, s.tasks, 2);  // two jobs per launch: many launches over both streams
+  cuda::run_rsa_tasks(dev, s.tasks, 2, GetParam());  // two jobs per launch: many launches over both streams
   EXPECT_GE(dev.rsa_launches(), 20u);
+  expect_variant_ran(dev);
   EXPECT_EQ(dev.live_allocations(), 0u);
   for (std::size_t t = 0; t < s.tasks.size(); ++t)
     EXPECT_EQ(s.outs[t], s.expected(t)) << "task " << t << ", " << 64 * s.tasks[t].modulus->limbs << "-bit slot";
 }
 
-TEST(RsaCudaEmulated, ZeroExponentAndEdgeBases) {
+TEST_P(RsaCudaEmulated, ZeroExponentAndEdgeBases) {
   std::mt19937_64 rng(10);
   TaskSet s;
   s.reserve(8);
-  const rsa::Modulus* m = s.add_modulus(rng, 1024);
-  s.add(rng, m, 0, RsaExpKind::secret);  // x^0 = 1
-  s.add(rng, m, 1024, RsaExpKind::secret);
-  s.bases[1].assign(m->limbs, 0);  // 0^e = 0
-  s.add(rng, m, 1024, RsaExpKind::secret);
-  s.bases[2] = std::vector<limb>(m->n.v.begin(), m->n.v.end());
-  s.bases[2][0] -= 1;  // n - 1
+  for (std::size_t bits : {1024, 2048}) {
+    const std::size_t first = s.tasks.size();
+    const rsa::Modulus* m = s.add_modulus(rng, bits);
+    s.add(rng, m, 0, RsaExpKind::secret);  // x^0 = 1
+    s.add(rng, m, bits, RsaExpKind::secret);
+    s.bases[first + 1].assign(m->limbs, 0);  // 0^e = 0
+    s.add(rng, m, bits, RsaExpKind::secret);
+    s.bases[first + 2] = std::vector<limb>(m->n.v.begin(), m->n.v.end());
+    s.bases[first + 2][0] -= 1;  // n - 1
+    s.add(rng, m, 1, RsaExpKind::public_e);
+    s.bases[first + 3] = s.bases[first + 2];  // (n - 1)^1
+  }
   for (std::size_t t = 0; t < s.tasks.size(); ++t) s.tasks[t].base = s.bases[t].data();
   cuda::EmulatedDevice dev;
-  cuda::run_rsa_tasks(dev, s.tasks);
+  cuda::run_rsa_tasks(dev, s.tasks, cuda::kRsaMaxJobsPerLaunch, GetParam());
+  expect_variant_ran(dev);
   for (std::size_t t = 0; t < s.tasks.size(); ++t) EXPECT_EQ(s.outs[t], s.expected(t)) << t;
 }
 
@@ -346,7 +411,7 @@ rsa::PrivateKey three_prime_key(std::size_t bits) {
   return rsa::PrivateKey::from_pem(pem);
 }
 
-TEST(RsaCudaEmulated, EnginePathsEqualRef) {
+TEST_P(RsaCudaEmulated, EnginePathsEqualRef) {
   std::mt19937_64 rng(11);
   std::vector<rsa::PrivateKey> keys;
   keys.push_back(rsa::PrivateKey::generate(1024));
@@ -357,7 +422,7 @@ TEST(RsaCudaEmulated, EnginePathsEqualRef) {
   std::vector<rsa::PublicKey> pubs;
   for (const auto& k : keys) pubs.push_back(k.public_key());
   cuda::EmulatedDevice dev;
-  const cuda::RsaRunner run = [&](std::span<const RsaTask> tasks) { cuda::run_rsa_tasks(dev, tasks, 3); };
+  const cuda::RsaRunner run = [&](std::span<const RsaTask> tasks) { cuda::run_rsa_tasks(dev, tasks, 3, GetParam()); };
   const engine::Engine& ref = engine::ref_engine();
   // Mixed keys in one batch: 9 private and 9 public operations on random inputs below each modulus.
   std::vector<bytes> in, got, want;
@@ -411,6 +476,7 @@ TEST(RsaCudaEmulated, EnginePathsEqualRef) {
     EXPECT_EQ(out, ref_out) << "exponent of " << e_len << " bytes";
     EXPECT_EQ(dev.rsa_launches() > before, e_len <= 256) << e_len;
   }
+  expect_variant_ran(dev);
   EXPECT_EQ(dev.live_allocations(), 0u);
 }
 

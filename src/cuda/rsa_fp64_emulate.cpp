@@ -1,0 +1,16 @@
+// Host emulation of the fp64 RSA kernel variant (rsa_kernel_variant.hpp). Not built yet: no size is supported, so
+// every launch runs the thread kernel.
+#include <string>
+
+#include "cryptaccel/error.hpp"
+#include "cuda/rsa_kernel_variant.hpp"
+
+namespace cryptaccel::cuda {
+
+bool rsa_fp64_supports(std::size_t) { return false; }
+
+void rsa_emulate_fp64(const RsaModexpArgs&, std::size_t words, RsaExpKind) {
+  throw InvalidArgument("rsa: no fp64 GPU kernel for " + std::to_string(32 * words) + "-bit operands");
+}
+
+}  // namespace cryptaccel::cuda
