@@ -5,8 +5,9 @@
 //   b^e mod n and non-CRT decrypt c^d mod n through modexp_batch, CRT decrypt through decrypt_batch); and the raw
 //   private operation alone (no padding, blinding or check: the GPU with the host's CRT reduction and recombination),
 //   which shows how much of a sign the host part costs.
-// Every cuda result is compared with the cpu engine's before anything is timed. The cpu engine (all cores) is
-// measured too. Prints one line per row; --json writes them.
+// Each GPU kernel variant (thread, fp64, group: src/cuda/rsa_kernel_variant.hpp; --kernels to choose) is measured
+// in turn, and the fastest per operation is printed. Every cuda result is compared with the cpu engine's before
+// anything is timed. The cpu engine (all cores) is measured too. Prints one line per row; --json writes them.
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
@@ -15,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -24,6 +26,7 @@
 #include <vector>
 
 #include "cryptaccel/rsa.hpp"
+#include "cuda/rsa_kernel_variant.hpp"
 #include "engine/engine.hpp"
 
 using namespace cryptaccel;
@@ -56,6 +59,9 @@ bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
   for (auto& v : b) v = static_cast<std::uint8_t>(rng());
   return b;
 }
+
+/// Variants whose checks failed (their rows are missing; the exit status says so).
+int failures = 0;
 
 void check(bool ok, const std::string& what) {
   if (!ok) throw std::runtime_error("MISMATCH: " + what);
@@ -175,36 +181,62 @@ std::function<void()> ossl_raw_op(EVP_PKEY* pkey, const bytes& block, bool decry
 
 void add(Row r) { rows.push_back(std::move(r)); }
 
-/// Sign and verify rows for one key size: cuda (checked against cpu first), cpu, raw private on cuda, OpenSSL.
+/// The GPU kernel variants to measure (--kernels), each in turn through CRYPTACCEL_CUDA_RSA_KERNEL.
+std::vector<cuda::RsaKernel> kernels = {cuda::RsaKernel::thread, cuda::RsaKernel::fp64, cuda::RsaKernel::group};
+
+/// "cuda/<variant>" for the rows of a variant; the note says when a size falls back to the thread kernel.
+std::string cuda_engine_label(cuda::RsaKernel k) { return "cuda/" + std::string(cuda::rsa_kernel_name(k)); }
+std::string variant_note(cuda::RsaKernel k, std::size_t words, const std::string& note) {
+  return cuda::rsa_kernel_supports(k, words) ? note : note + " [" + std::to_string(32 * words) + "-bit: thread kernel]";
+}
+
+/// Selects the cuda engine's RSA kernel variant for the following batches.
+void use_kernel(cuda::RsaKernel k) { ::setenv("CRYPTACCEL_CUDA_RSA_KERNEL", std::string(cuda::rsa_kernel_name(k)).c_str(), 1); }
+
+/// Sign and verify rows for one key size: per kernel variant, cuda (checked against cpu first: sign, raw private
+/// operation, verify); then cpu and OpenSSL on all host cores.
 void sign_verify(std::mt19937_64& rng, std::size_t bits, std::size_t sign_jobs, std::size_t verify_jobs,
                  std::size_t cpu_jobs, double ossl_seconds) {
   const rsa::PrivateKey key = rsa::PrivateKey::generate(bits);
   const rsa::PublicKey pub = key.public_key();
   std::vector<bytes> msgs(std::max(sign_jobs, verify_jobs));
   for (auto& m : msgs) m = random_bytes(rng, 32);
-  // Correctness first: PKCS#1 v1.5 signatures are deterministic, so cuda's must equal cpu's byte for byte.
   const std::vector<bytes> few(msgs.begin(), msgs.begin() + 512);
   const std::vector<bytes> cpu_sigs = sign_all(key, few, "cpu");
-  check(sign_all(key, few, "cuda") == cpu_sigs, "RSA-" + std::to_string(bits) + " cuda signatures differ from cpu");
-  check(verify_all(pub, few, cpu_sigs, "cuda") == few.size(), "cuda rejects valid signatures");
-  std::vector<bytes> bad = cpu_sigs;
-  bad[7][5] ^= 1;
-  check(verify_all(pub, few, bad, "cuda") == few.size() - 1, "cuda accepts a corrupted signature");
   const std::vector<bytes> sm(msgs.begin(), msgs.begin() + sign_jobs);
   std::vector<bytes> sigs;
-  add({"sign", "cuda", "PKCS#1 v1.5 SHA-256, one key, whole API path", bits, sm.size(),
-       best_of(3, [&] { sigs = sign_all(key, sm, "cuda"); })});
-  std::vector<bytes> raw_out;
-  add({"private_raw", "cuda", "CRT halves on the GPU + host CRT, no padding/blinding/check", bits, sm.size(),
-       best_of(3, [&] { raw_private(key, sigs, raw_out, "cuda"); })});
-  // Verify: the signatures of the first sign_jobs messages, repeated up to verify_jobs.
   std::vector<bytes> vm(verify_jobs), vs(verify_jobs);
-  for (std::size_t i = 0; i < verify_jobs; ++i) vm[i] = sm[i % sm.size()], vs[i] = sigs[i % sm.size()];
-  std::size_t valid = 0;
-  add({"verify", "cuda", "e = 65537, PKCS#1 v1.5 SHA-256, whole API path", bits, vm.size(),
-       best_of(3, [&] { valid = verify_all(pub, vm, vs, "cuda"); })});
-  check(valid == vm.size(), "cuda verify rejected valid signatures in the timed batch");
+  for (cuda::RsaKernel k : kernels) try {
+    use_kernel(k);
+    const std::string label = cuda_engine_label(k), name = "RSA-" + std::to_string(bits) + " " + label;
+    // Correctness first: PKCS#1 v1.5 signatures are deterministic, so cuda's must equal cpu's byte for byte.
+    check(sign_all(key, few, "cuda") == cpu_sigs, name + " signatures differ from cpu");
+    check(verify_all(pub, few, cpu_sigs, "cuda") == few.size(), name + " rejects valid signatures");
+    std::vector<bytes> bad = cpu_sigs;
+    bad[7][5] ^= 1;
+    check(verify_all(pub, few, bad, "cuda") == few.size() - 1, name + " accepts a corrupted signature");
+    const std::size_t half = bits / 64, full = bits / 32;  // 32-bit words of a CRT half and of the modulus
+    add({"sign", label, variant_note(k, half, "PKCS#1 v1.5 SHA-256, one key, whole API path"), bits, sm.size(),
+         best_of(3, [&] { sigs = sign_all(key, sm, "cuda"); })});
+    std::vector<bytes> raw_out;
+    add({"private_raw", label, variant_note(k, half, "CRT halves on the GPU + host CRT, no padding/blinding/check"),
+         bits, sm.size(), best_of(3, [&] { raw_private(key, sigs, raw_out, "cuda"); })});
+    // Verify: the signatures of the first sign_jobs messages, repeated up to verify_jobs.
+    for (std::size_t i = 0; i < verify_jobs; ++i) vm[i] = sm[i % sm.size()], vs[i] = sigs[i % sm.size()];
+    std::size_t valid = 0;
+    add({"verify", label, variant_note(k, full, "e = 65537, PKCS#1 v1.5 SHA-256, whole API path"), bits, vm.size(),
+         best_of(3, [&] { valid = verify_all(pub, vm, vs, "cuda"); })});
+    check(valid == vm.size(), name + " verify rejected valid signatures in the timed batch");
+  } catch (const std::exception& e) {  // a failing variant loses its rows, not the others'
+    std::printf("%s\n", e.what());
+    failures++;
+  }
+  use_kernel(cuda::RsaKernel::thread);
   const std::vector<bytes> cm(sm.begin(), sm.begin() + std::min(cpu_jobs, sm.size()));
+  if (sigs.empty()) {  // every variant failed: the cpu and OpenSSL verify rows need valid signatures
+    sigs = sign_all(key, cm, "cpu");
+    for (std::size_t i = 0; i < verify_jobs; ++i) vm[i] = sm[i % sigs.size()], vs[i] = sigs[i % sigs.size()];
+  }
   add({"sign", "cpu", "all cores", bits, cm.size(), best_of(2, [&] { (void)sign_all(key, cm, "cpu"); })});
   std::vector<bytes> cv(vm.begin(), vm.begin() + std::min(4 * cpu_jobs, vm.size())), cs(vs.begin(), vs.begin() + cv.size());
   add({"verify", "cpu", "all cores", bits, cv.size(), best_of(2, [&] { (void)verify_all(pub, cv, cs, "cpu"); })});
@@ -236,15 +268,7 @@ void seed002(std::mt19937_64& rng, std::size_t blocks, std::size_t cpu_blocks, d
   std::vector<bytes_view> pv(pts.begin(), pts.end());
   std::vector<bytes> cts;
   const auto sample = [](const std::vector<bytes_view>& v) { return std::vector<bytes_view>(v.begin(), v.begin() + 256); };
-  check(rsa::modexp_batch(sample(pv), e, n, BatchOptions{"cuda"}) == rsa::modexp_batch(sample(pv), e, n, BatchOptions{"cpu"}),
-        "RSA-1024 cuda encryption differs from cpu");
-  add({"encrypt", "cuda", "seed 002: b^e mod n (modexp_batch)", 1024, blocks,
-       best_of(3, [&] { cts = rsa::modexp_batch(pv, e, n, BatchOptions{"cuda"}); })});
-  std::vector<bytes_view> cv(cts.begin(), cts.end());
-  std::vector<bytes> back;
-  add({"decrypt", "cuda", "seed 002: c^d mod n, non-CRT (modexp_batch)", 1024, blocks,
-       best_of(3, [&] { back = rsa::modexp_batch(cv, d, n, BatchOptions{"cuda"}); })});
-  check(back == pts, "RSA-1024 cuda decryption does not invert the encryption");
+  const std::vector<bytes> cpu_cts = rsa::modexp_batch(sample(pv), e, n, BatchOptions{"cpu"});
   // CRT decrypt through the API (PKCS#1 v1.5 ciphertexts: blinding and the result check included).
   rsa::EncryptOptions pkcs1;
   pkcs1.padding = rsa::EncryptionPadding::pkcs1v15;
@@ -254,11 +278,32 @@ void seed002(std::mt19937_64& rng, std::size_t blocks, std::size_t cpu_blocks, d
     padded[i] = i < 4096 ? rsa::encrypt(pub, random_bytes(rng, 100), pkcs1) : padded[i % 4096];
   std::vector<rsa::DecryptJob> jobs(blocks);
   for (std::size_t i = 0; i < blocks; ++i) jobs[i] = rsa::DecryptJob{&key, padded[i], plain[i]};
-  add({"decrypt_crt", "cuda", "PKCS#1 v1.5 decrypt_batch: CRT, blinding, check", 1024, blocks, best_of(3, [&] {
-         for (auto& j : jobs) j.status = JobStatus::pending;
-         const BatchReport r = rsa::decrypt_batch(jobs, pkcs1, BatchOptions{"cuda"});
-         if (r.failed) throw std::runtime_error("cuda decrypt_batch failed: " + jobs.front().error);
-       })});
+  std::vector<bytes_view> cv;
+  for (cuda::RsaKernel k : kernels) try {
+    use_kernel(k);
+    const std::string label = cuda_engine_label(k);
+    check(rsa::modexp_batch(sample(pv), e, n, BatchOptions{"cuda"}) == cpu_cts,
+          "RSA-1024 " + label + " encryption differs from cpu");
+    add({"encrypt", label, variant_note(k, 32, "seed 002: b^e mod n (modexp_batch)"), 1024, blocks,
+         best_of(3, [&] { cts = rsa::modexp_batch(pv, e, n, BatchOptions{"cuda"}); })});
+    cv.assign(cts.begin(), cts.end());
+    std::vector<bytes> back;
+    add({"decrypt", label, variant_note(k, 32, "seed 002: c^d mod n, non-CRT (modexp_batch)"), 1024, blocks,
+         best_of(3, [&] { back = rsa::modexp_batch(cv, d, n, BatchOptions{"cuda"}); })});
+    check(back == pts, "RSA-1024 " + label + " decryption does not invert the encryption");
+    add({"decrypt_crt", label, variant_note(k, 16, "PKCS#1 v1.5 decrypt_batch: CRT, blinding, check"), 1024, blocks,
+         best_of(3, [&] {
+           for (auto& j : jobs) j.status = JobStatus::pending;
+           const BatchReport r = rsa::decrypt_batch(jobs, pkcs1, BatchOptions{"cuda"});
+           if (r.failed) throw std::runtime_error(label + " decrypt_batch failed: " + jobs.front().error);
+         })});
+  } catch (const std::exception& e) {
+    std::printf("%s\n", e.what());
+    failures++;
+  }
+  use_kernel(cuda::RsaKernel::thread);
+  if (cts.empty()) cts = rsa::modexp_batch(pv, e, n, BatchOptions{"cpu"});  // every variant failed
+  cv.assign(cts.begin(), cts.end());
   const std::vector<bytes_view> cpv(pv.begin(), pv.begin() + std::min(cpu_blocks, pv.size()));
   const std::vector<bytes_view> ccv(cv.begin(), cv.begin() + cpv.size());
   add({"encrypt", "cpu", "all cores, modexp_batch", 1024, cpv.size(),
@@ -285,10 +330,18 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--cpu-jobs") && i + 1 < argc) cpu_jobs = next();
     else if (!std::strcmp(argv[i], "--openssl-seconds") && i + 1 < argc) ossl_seconds = std::stod(argv[++i]);
     else if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
-    else {
+    else if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc) {
+      kernels.clear();
+      for (std::string list = argv[++i], name; !list.empty();) {
+        const std::size_t comma = list.find(',');
+        name = list.substr(0, comma);
+        list = comma == std::string::npos ? "" : list.substr(comma + 1);
+        kernels.push_back(cuda::parse_rsa_kernel(name));
+      }
+    } else {
       std::fprintf(stderr,
                    "usage: %s [--sign2048 N] [--verify2048 N] [--sign4096 N] [--blocks1024 N] [--cpu-jobs N] "
-                   "[--openssl-seconds S] [--json FILE]\n",
+                   "[--openssl-seconds S] [--kernels thread,fp64,group] [--json FILE]\n",
                    argv[0]);
       return 2;
     }
@@ -305,17 +358,29 @@ int main(int argc, char** argv) {
     std::printf("%s\n", e.what());
     status = 1;
   }
+  if (failures) status = 1;
   std::printf("%-12s %5s %-8s %9s %9s %13s %11s  %s\n", "op", "bits", "engine", "jobs", "seconds", "ops/s", "us/op", "note");
   for (const Row& r : rows)
     std::printf("%-12s %5zu %-8s %9zu %9.4f %13.0f %11.3f  %s\n", r.op.c_str(), r.bits, r.engine.c_str(), r.jobs,
                 r.seconds, r.per_s(), 1e6 / r.per_s(), r.note.c_str());
-  // cuda against OpenSSL on all host cores, per (op, bits).
+  // Every cuda variant against OpenSSL on all host cores, per (op, bits); then the fastest variant per (op, bits).
   for (const Row& c : rows) {
-    if (c.engine != "cuda") continue;
+    if (c.engine.rfind("cuda", 0) != 0) continue;
     for (const Row& o : rows)
       if (o.engine == "openssl" && o.op == c.op && o.bits == c.bits)
-        std::printf("ratio %-12s RSA-%zu cuda / openssl (%s): %.2fx\n", c.op.c_str(), c.bits, o.note.c_str(),
-                    c.per_s() / o.per_s());
+        std::printf("ratio %-12s RSA-%zu %-12s / openssl (%s): %.2fx\n", c.op.c_str(), c.bits, c.engine.c_str(),
+                    o.note.c_str(), c.per_s() / o.per_s());
+  }
+  for (const Row& c : rows) {
+    if (c.engine.rfind("cuda", 0) != 0) continue;
+    const Row* best = &c;
+    bool first = true;
+    for (const Row& o : rows) {
+      if (o.engine.rfind("cuda", 0) != 0 || o.op != c.op || o.bits != c.bits) continue;
+      if (&o < &c) first = false;  // report each (op, bits) once, at its first row
+      if (o.per_s() > best->per_s()) best = &o;
+    }
+    if (first) std::printf("fastest %-12s RSA-%zu: %s (%.0f/s)\n", c.op.c_str(), c.bits, best->engine.c_str(), best->per_s());
   }
   if (json) {
     FILE* f = std::fopen(json, "w");
