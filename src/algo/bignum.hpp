@@ -141,6 +141,7 @@ CA_HD void mul_full(W* r, const W* a, const W* b) {
   for (std::size_t i = 0; i < 2 * N; ++i) r[i] = 0;
   for (std::size_t i = 0; i < N; ++i) {
     W c = 0;
+    CA_LIMB_LOOP(N)
     for (std::size_t j = 0; j < N; ++j) r[i + j] = mac(a[j], b[i], r[i + j], c);
     r[i + N] = c;
   }

@@ -8,6 +8,17 @@
 #define CA_HD inline
 #endif
 
+// CA_LIMB_LOOP(N), before a loop of exactly N iterations over the limbs of a number: in device code it unrolls the
+// loop fully up to 64 limbs (what nvcc does there anyway: the numbers stay in registers) and by 8 beyond, where they
+// are in local memory regardless and full unrolling of 96..256-limb loops only multiplies nvcc's time (the 256-limb
+// RSA kernels took minutes). No effect on host code.
+#define CA_PRAGMA(x) _Pragma(#x)
+#if defined(__CUDA_ARCH__)
+#define CA_LIMB_LOOP(N) CA_PRAGMA(unroll((N) <= 64 ? (N) : 8))
+#else
+#define CA_LIMB_LOOP(N)
+#endif
+
 // Constant tables shared by host and device code. CA_DEFINE_TABLE(type, name, n, values...) defines the host table
 // (constexpr) and, in CUDA compilations, a __constant__ copy; CA_TABLE(name) names whichever the current compilation
 // pass reads. Round functions index these with uniform (warp-wide equal) indices, which constant memory broadcasts.

@@ -53,6 +53,7 @@ CA_HD void mont_mul(W* r, const W* a, const W* b, const W* n, W n0) {
   for (std::size_t j = 0; j < N + 2; ++j) t[j] = 0;
   for (std::size_t i = 0; i < N; ++i) {
     W c = 0;
+    CA_LIMB_LOOP(N)
     for (std::size_t j = 0; j < N; ++j) t[j] = mac(a[j], b[i], t[j], c);
     W cc = 0;
     t[N] = addc(t[N], c, cc);
@@ -60,6 +61,7 @@ CA_HD void mont_mul(W* r, const W* a, const W* b, const W* n, W n0) {
     const W m = t[0] * n0;
     c = 0;
     (void)mac(m, n[0], t[0], c);  // low limb is zero by the choice of m
+    CA_LIMB_LOOP(N)
     for (std::size_t j = 1; j < N; ++j) t[j - 1] = mac(m, n[j], t[j], c);
     cc = 0;
     t[N - 1] = addc(t[N], c, cc);
@@ -75,6 +77,7 @@ CA_HD void redc(W* r, W* t, const W* n, W n0) {
   for (std::size_t i = 0; i < N; ++i) {
     const W m = t[i] * n0;
     W c = 0;
+    CA_LIMB_LOOP(N)
     for (std::size_t j = 0; j < N; ++j) t[i + j] = mac(m, n[j], t[i + j], c);
     W cc = 0;
     t[i + N] = addc(t[i + N], c, cc);
