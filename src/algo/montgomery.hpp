@@ -97,6 +97,18 @@ CA_HD void mont_sqr(W* r, const W* a, const W* n, W n0) {
   redc<N>(r, t, n, n0);
 }
 
+/// The portable Montgomery product, square and reduction (REDC of a 2N-limb t < n R, t overwritten) that the
+/// exponentiations and the host's RSA use unless given faster ones (the cpu engine passes its MULX/ADX kernels with
+/// the same contract, src/cpu/mont_mulx.hpp).
+struct PortableMont {
+  template <std::size_t N, class W>
+  CA_HD static void mul(W* r, const W* a, const W* b, const W* n, W n0) { mont_mul<N>(r, a, b, n, n0); }
+  template <std::size_t N, class W>
+  CA_HD static void sqr(W* r, const W* a, const W* n, W n0) { mont_sqr<N>(r, a, n, n0); }
+  template <std::size_t N, class W>
+  CA_HD static void redc(W* r, W* t, const W* n, W n0) { bn::redc<N>(r, t, n, n0); }
+};
+
 /// R mod n and R^2 mod n by modular doubling from 1 (n is public; done once per key or modulus). n odd, n > 1.
 template <std::size_t N, class W>
 CA_HD void mont_constants(W* one, W* rr, const W* n) {
@@ -118,19 +130,19 @@ CA_HD void mont_constants(W* one, W* rr, const W* n) {
   for (std::size_t i = 0; i < N; ++i) rr[i] = x[i];
 }
 
-/// a * R mod n for a < n.
-template <std::size_t N, class W>
+/// a * R mod n for a < n (one product with R^2 by Ops).
+template <std::size_t N, class Ops = PortableMont, class W>
 CA_HD void to_mont(W* r, const W* a, const MontViewT<W>& m) {
-  mont_mul<N>(r, a, m.rr, m.n, m.n0);
+  Ops::template mul<N>(r, a, m.rr, m.n, m.n0);
 }
 
-/// a * R^-1 mod n (out of Montgomery form).
-template <std::size_t N, class W>
+/// a * R^-1 mod n (out of Montgomery form: one product with 1 by Ops).
+template <std::size_t N, class Ops = PortableMont, class W>
 CA_HD void from_mont(W* r, const W* a, const MontViewT<W>& m) {
   W one[N];
   for (std::size_t i = 0; i < N; ++i) one[i] = 0;
   one[0] = 1;
-  mont_mul<N>(r, a, one, m.n, m.n0);
+  Ops::template mul<N>(r, a, one, m.n, m.n0);
 }
 
 /// Bits [pos, pos + w) of the little-endian exponent of `limbs` limbs (zero beyond its end); pos is public.
@@ -145,15 +157,6 @@ CA_HD W exponent_window(const W* e, std::size_t limbs, std::size_t pos, unsigned
 
 /// Window width of the fixed-window exponentiation (a table of 2^w powers).
 inline constexpr unsigned kExpWindow = 5;
-
-/// The portable Montgomery product and square the exponentiations use unless given faster ones (the cpu engine
-/// passes its MULX/ADX kernels with the same contract).
-struct PortableMont {
-  template <std::size_t N, class W>
-  CA_HD static void mul(W* r, const W* a, const W* b, const W* n, W n0) { mont_mul<N>(r, a, b, n, n0); }
-  template <std::size_t N, class W>
-  CA_HD static void sqr(W* r, const W* a, const W* n, W n0) { mont_sqr<N>(r, a, n, n0); }
-};
 
 /// r = base^e in Montgomery form (base in Montgomery form, r too), fixed 5-bit windows over `bits` exponent bits
 /// (a public bound: every window costs 5 squares and one multiply, the table entry is read by ct_lookup). `e` has
@@ -185,20 +188,25 @@ CA_HD void mont_exp_ct(W* r, const W* base, const W* e, std::size_t e_limbs, std
   for (std::size_t j = 0; j < N; ++j) r[j] = acc[j];
 }
 
-/// r = base^e in Montgomery form for a PUBLIC exponent (left-to-right binary; time depends on e, as it may).
+/// r = base^e in Montgomery form for a PUBLIC exponent (left-to-right binary; time depends on e, as it may). The
+/// scan starts at e's top set bit, which becomes acc = base without a product: e = 65537 costs 16 squares and one
+/// product.
 template <std::size_t N, class Ops = PortableMont, class W>
 CA_HD void mont_exp_public(W* r, const W* base, const W* e, std::size_t e_limbs, const MontViewT<W>& m) {
   constexpr std::size_t kBits = kLimbBits<W>;
+  std::size_t limbs = e_limbs;
+  while (limbs > 0 && e[limbs - 1] == 0) --limbs;
   W acc[N];
-  for (std::size_t j = 0; j < N; ++j) acc[j] = m.one[j];
-  bool started = false;
-  for (std::size_t i = e_limbs * kBits; i-- > 0;) {
-    const bool bit = (e[i / kBits] >> (i % kBits)) & 1;
-    if (started) Ops::template sqr<N>(acc, acc, m.n, m.n0);
-    if (bit) {
-      Ops::template mul<N>(acc, acc, base, m.n, m.n0);
-      started = true;
-    }
+  if (limbs == 0) {  // e = 0
+    for (std::size_t j = 0; j < N; ++j) r[j] = m.one[j];
+    return;
+  }
+  std::size_t i = limbs * kBits - 1;
+  while (!((e[i / kBits] >> (i % kBits)) & 1)) --i;  // the top set bit
+  for (std::size_t j = 0; j < N; ++j) acc[j] = base[j];
+  while (i-- > 0) {
+    Ops::template sqr<N>(acc, acc, m.n, m.n0);
+    if ((e[i / kBits] >> (i % kBits)) & 1) Ops::template mul<N>(acc, acc, base, m.n, m.n0);
   }
   for (std::size_t j = 0; j < N; ++j) r[j] = acc[j];
 }

@@ -40,6 +40,8 @@ CpuFeatures detect() {
     f.avx512bw = f.avx512f && (b & (1u << 30));
     f.avx512vl = f.avx512f && (b & (1u << 31));
     f.sha_ni = b & (1u << 29);
+    f.bmi2 = b & (1u << 8);
+    f.adx = b & (1u << 19);
     f.gfni = c & (1u << 8);
     f.vaes = f.avx && (c & (1u << 9));
     f.vpclmulqdq = f.avx && (c & (1u << 10));
@@ -64,6 +66,8 @@ void mask(CpuFeatures& f) {
     if (name == "vpclmulqdq") f.vpclmulqdq = false;
     if (name == "sha_ni") f.sha_ni = false;
     if (name == "gfni") f.gfni = false;
+    if (name == "bmi2") f.bmi2 = false;
+    if (name == "adx") f.adx = false;
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
   }
 }
@@ -79,7 +83,7 @@ std::string CpuFeatures::names() const {
   };
   add(aesni, "aesni"), add(pclmulqdq, "pclmulqdq"), add(ssse3, "ssse3"), add(avx, "avx"), add(avx2, "avx2");
   add(avx512f, "avx512f"), add(avx512bw, "avx512bw"), add(avx512vl, "avx512vl"), add(vaes, "vaes");
-  add(vpclmulqdq, "vpclmulqdq"), add(sha_ni, "sha_ni"), add(gfni, "gfni");
+  add(vpclmulqdq, "vpclmulqdq"), add(sha_ni, "sha_ni"), add(gfni, "gfni"), add(bmi2, "bmi2"), add(adx, "adx");
   return s;
 }
 

@@ -18,13 +18,15 @@ struct CpuFeatures {
   bool vpclmulqdq = false;  ///< vector carry-less multiply
   bool sha_ni = false;      ///< SHA-1/SHA-256 extensions
   bool gfni = false;        ///< Galois-field affine instructions
+  bool bmi2 = false;        ///< MULX among others (CPUID.7:EBX.BMI2)
+  bool adx = false;         ///< ADCX/ADOX: add with carry through CF or OF only (CPUID.7:EBX.ADX)
 
   /// Space-separated names of the features present, e.g. "aesni pclmulqdq avx2 sha_ni".
   std::string names() const;
 };
 
 /// The features of the machine this process runs on (detected once). CRYPTACCEL_CPU_MASK="avx512f,vaes" (a
-/// comma-separated list of feature names) hides features, so that tests can force the slower backends.
+/// comma-separated list of feature names, as names() prints them) hides features, so that tests can force the slower backends.
 const CpuFeatures& cpu_features();
 
 }  // namespace cryptaccel::cpu

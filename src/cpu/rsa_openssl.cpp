@@ -3,7 +3,10 @@
 
 #include <openssl/bn.h>
 
-#include "api/secret_buffer.hpp"
+#include <bit>
+
+#include "cpu/mont_mulx.hpp"
+#include "rsa/host_mont.hpp"
 #include "rsa/host_ops.hpp"
 
 namespace cryptaccel::cpu {
@@ -23,24 +26,23 @@ BN_CTX* thread_ctx() {
   return ctx.get();
 }
 
+// Limbs are little-endian 64-bit words, so on a little-endian host their bytes are the number's little-endian bytes:
+// BN_lebin2bn / BN_bn2lebinpad convert without a byte-reversed copy.
+static_assert(std::endian::native == std::endian::little);
+
 /// A BIGNUM from limbs (flagged constant time when secret), wiped when freed.
 BIGNUM* bn_from_limbs(const limb* v, std::size_t limbs, bool secret) {
-  SecretBuffer buf(8 * limbs);
-  for (std::size_t k = 0; k < buf.data.size(); ++k)
-    buf.data[buf.data.size() - 1 - k] = static_cast<std::uint8_t>(v[k / 8] >> (8 * (k % 8)));
   BIGNUM* b = secret ? BN_secure_new() : BN_new();
-  if (!b || !BN_bin2bn(buf.data.data(), static_cast<int>(buf.data.size()), b)) throw Error("rsa: out of memory");
+  if (!b || !BN_lebin2bn(reinterpret_cast<const unsigned char*>(v), static_cast<int>(8 * limbs), b))
+    throw Error("rsa: out of memory");
   if (secret) BN_set_flags(b, BN_FLG_CONSTTIME);
   return b;
 }
 
 /// A BIGNUM's value into `limbs` limbs (it must fit).
 void bn_to_limbs(const BIGNUM* b, limb* v, std::size_t limbs) {
-  SecretBuffer buf(8 * limbs);
-  if (BN_bn2binpad(b, buf.data.data(), static_cast<int>(buf.data.size())) < 0) throw Error("rsa: result out of range");
-  for (std::size_t i = 0; i < limbs; ++i) v[i] = 0;
-  for (std::size_t k = 0; k < buf.data.size(); ++k)
-    v[k / 8] |= static_cast<limb>(buf.data[buf.data.size() - 1 - k]) << (8 * (k % 8));
+  if (BN_bn2lebinpad(b, reinterpret_cast<unsigned char*>(v), static_cast<int>(8 * limbs)) < 0)
+    throw Error("rsa: result out of range");
 }
 
 /// OpenSSL's view of one modulus and exponent: the numbers and the Montgomery context.
@@ -94,24 +96,31 @@ void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
       continue;
     }
     const CrtState& s = state_of<rsa::PrivateKey::Impl, CrtState>(k, [&] { return new CrtState(k); });
-    rsa::with_limbs(k.pubi().mod.limbs, [&](auto L) {
-      constexpr std::size_t N = decltype(L)::value, H = N / 2;
-      limb c[N], xp[H], xq[H], m[N];
-      bn::from_bytes<N>(c, j.in, k.pubi().size());
-      rsa::crt_inputs<N>(k, c, xp, xq);
-      bn::from_mont<H>(xp, xp, k.p.view());  // c mod p, c mod q
-      bn::from_mont<H>(xq, xq, k.q.view());
-      s.p.exp(xp, xp, H, true);                // m1 = (c mod p)^dp mod p
-      s.q.exp(xq, xq, H, true);                // m2 = (c mod q)^dq mod q
-      bn::to_mont<H>(xp, xp, k.p.view());      // m1 R mod p
-      rsa::crt_combine<N>(k, xp, xq, m);
-      bn::to_bytes<N>(j.out, k.pubi().size(), m);
-      secure_wipe(c, sizeof c), secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq), secure_wipe(m, sizeof m);
+    rsa::with_host_mont(false, [&](auto ops) {
+      using Ops = decltype(ops);
+      rsa::with_limbs(k.pubi().mod.limbs, [&](auto L) {
+        constexpr std::size_t N = decltype(L)::value, H = N / 2;
+        limb c[N], xp[H], xq[H], m[N];
+        bn::from_bytes<N>(c, j.in, k.pubi().size());
+        rsa::crt_inputs<N, Ops>(k, c, xp, xq);
+        rsa::leave_mont<H, Ops>(xp, xp, k.p.view());  // c mod p, c mod q
+        rsa::leave_mont<H, Ops>(xq, xq, k.q.view());
+        s.p.exp(xp, xp, H, true);                     // m1 = (c mod p)^dp mod p
+        s.q.exp(xq, xq, H, true);                     // m2 = (c mod q)^dq mod q
+        bn::to_mont<H, Ops>(xp, xp, k.p.view());      // m1 R mod p
+        rsa::crt_combine<N, Ops>(k, xp, xq, m);
+        bn::to_bytes<N>(j.out, k.pubi().size(), m);
+        secure_wipe(c, sizeof c), secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq), secure_wipe(m, sizeof m);
+      });
     });
   }
 }
 
 void cpu_rsa_public(std::span<const engine::RsaPublicJob> jobs) {
+  if (mulx_adx_available()) {  // no BIGNUM conversions, no BN_CTX: faster than BN_mod_exp_mont at every size
+    rsa::host_rsa_public<MulxMont>(jobs);
+    return;
+  }
   for (const engine::RsaPublicJob& j : jobs) {
     const rsa::PublicKey::Impl& k = j.key->impl();
     const ExpState& s =

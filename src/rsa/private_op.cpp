@@ -1,4 +1,5 @@
 // Blinding, unblinding and the result check around every engine's raw private operation; batches over host threads.
+// The arithmetic is the host's fastest Montgomery kernels (MULX/ADX where the CPU has them), portable around `ref`.
 #include "rsa/private_op.hpp"
 
 #include <openssl/bn.h>
@@ -7,6 +8,7 @@
 
 #include "engine/thread_pool.hpp"
 #include "rsa/ct_declassify.hpp"
+#include "rsa/host_mont.hpp"
 #include "rsa/raw_ops.hpp"
 
 namespace cryptaccel::rsa {
@@ -22,7 +24,7 @@ using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 
 /// New blinding factors from a fresh random r (OpenSSL's DRBG; inverse by its constant-time modular inverse):
 /// a = r^e R mod n, ai = r^-1 R mod n.
-template <std::size_t N>
+template <std::size_t N, class Ops>
 void refresh_blinding(const PublicKey::Impl& pub, Blinding& b) {
   std::unique_ptr<BN_CTX, BnCtxFree> ctx(BN_CTX_secure_new());
   BnPtr n(BN_bin2bn(pub.n_be.data(), static_cast<int>(pub.n_be.size()), nullptr));
@@ -39,26 +41,26 @@ void refresh_blinding(const PublicKey::Impl& pub, Blinding& b) {
   limb x[N];
   BN_bn2binpad(r.get(), buf, static_cast<int>(sizeof buf));
   bn::from_bytes<N>(x, buf, sizeof buf);
-  bn::to_mont<N>(x, x, m);
+  bn::to_mont<N, Ops>(x, x, m);
   b.a = Limbs(N);
-  bn::mont_exp_public<N>(b.a.data(), x, pub.e.data(), N, m);
+  bn::mont_exp_public<N, Ops>(b.a.data(), x, pub.e.data(), N, m);
   BN_bn2binpad(inv.get(), buf, static_cast<int>(sizeof buf));
   bn::from_bytes<N>(x, buf, sizeof buf);
   b.ai = Limbs(N);
-  bn::to_mont<N>(b.ai.data(), x, m);
+  bn::to_mont<N, Ops>(b.ai.data(), x, m);
   secure_wipe(buf, sizeof buf), secure_wipe(x, sizeof x);
 }
 
 /// This operation's blinding pair (copies into a, ai); advances the key's pair (squares both) or refreshes it.
-template <std::size_t N>
+template <std::size_t N, class Ops>
 void take_blinding(const PrivateKey::Impl& k, limb* a, limb* ai) {
   Blinding& b = k.blinding;
   std::lock_guard<std::mutex> lock(b.mutex);
   const bn::MontView m = k.pubi().mod.view();
-  if (b.uses == 0) refresh_blinding<N>(k.pubi(), b);
+  if (b.uses == 0) refresh_blinding<N, Ops>(k.pubi(), b);
   for (std::size_t i = 0; i < N; ++i) a[i] = b.a.v[i], ai[i] = b.ai.v[i];
-  bn::mont_sqr<N>(b.a.data(), b.a.data(), m.n, m.n0);
-  bn::mont_sqr<N>(b.ai.data(), b.ai.data(), m.n, m.n0);
+  Ops::template sqr<N>(b.a.data(), b.a.data(), m.n, m.n0);
+  Ops::template sqr<N>(b.ai.data(), b.ai.data(), m.n, m.n0);
   b.uses = (b.uses + 1) % Blinding::kRefresh;
 }
 
@@ -68,22 +70,22 @@ struct Scratch {
   Limbs ai;
 };
 
-template <std::size_t N>
+template <std::size_t N, class Ops>
 void blind(const PrivateItem& item, Scratch& s) {
   const PrivateKey::Impl& k = item.key->impl();
   const bn::MontView m = k.pubi().mod.view();
   const std::size_t len = k.pubi().size();
   limb c[N], a[N];
   s.ai = Limbs(N);
-  take_blinding<N>(k, a, s.ai.data());
+  take_blinding<N, Ops>(k, a, s.ai.data());
   bn::from_bytes<N>(c, item.in, len);
-  bn::mont_mul<N>(c, c, a, m.n, m.n0);  // c r^e
+  Ops::template mul<N>(c, c, a, m.n, m.n0);  // c r^e
   s.blinded.assign(len, 0);
   bn::to_bytes<N>(s.blinded.data(), len, c);
   secure_wipe(a, sizeof a);
 }
 
-template <std::size_t N>
+template <std::size_t N, class Ops>
 bool unblind_and_check(const PrivateItem& item, Scratch& s) {
   const PrivateKey::Impl& k = item.key->impl();
   const PublicKey::Impl& pub = k.pubi();
@@ -91,11 +93,11 @@ bool unblind_and_check(const PrivateItem& item, Scratch& s) {
   const std::size_t len = pub.size();
   limb r[N], c[N], v[N];
   bn::from_bytes<N>(r, s.blinded.data(), len);
-  bn::mont_mul<N>(r, r, s.ai.data(), m.n, m.n0);  // s' r^-1
+  Ops::template mul<N>(r, r, s.ai.data(), m.n, m.n0);  // s' r^-1
   // A signature is public from here on (tests/ct's analysis may treat it so); a decryption result stays secret and
   // only the check's verdict (fault or not) is public.
   if (item.publish) declassify(r, sizeof r);
-  public_exp<N, bn::PortableMont>(pub, r, v);
+  public_exp<N, Ops>(pub, r, v);
   bn::from_bytes<N>(c, item.in, len);
   limb same = bn::equal_mask<N>(v, c);
   declassify(&same, sizeof same);
@@ -121,13 +123,20 @@ bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x) {
 
 void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads) {
   std::vector<Scratch> scratch(items.size());
+  // Blinding and the check run on the host's fastest Montgomery kernels, except around `ref` (host_mont.hpp).
+  const bool portable = engine.name() == "ref";
   const auto blind_one = [&](std::size_t i) {
-    with_limbs(items[i].key->impl().pubi().mod.limbs,
-               [&](auto L) { blind<decltype(L)::value>(items[i], scratch[i]); });
+    with_host_mont(portable, [&](auto ops) {
+      with_limbs(items[i].key->impl().pubi().mod.limbs,
+                 [&](auto L) { blind<decltype(L)::value, decltype(ops)>(items[i], scratch[i]); });
+    });
   };
   const auto finish_one = [&](std::size_t i) {
-    items[i].ok = with_limbs(items[i].key->impl().pubi().mod.limbs,
-                             [&](auto L) { return unblind_and_check<decltype(L)::value>(items[i], scratch[i]); });
+    items[i].ok = with_host_mont(portable, [&](auto ops) {
+      return with_limbs(items[i].key->impl().pubi().mod.limbs, [&](auto L) {
+        return unblind_and_check<decltype(L)::value, decltype(ops)>(items[i], scratch[i]);
+      });
+    });
   };
   const auto raw_job = [&](std::size_t i) {
     return engine::RsaPrivateJob{items[i].key, scratch[i].blinded.data(), scratch[i].blinded.data()};

@@ -10,42 +10,52 @@
 
 namespace cryptaccel::rsa {
 
+/// r = a R^-1 mod n (out of Montgomery form) by Ops's REDC alone: half the products of bn::from_mont's product
+/// with 1.
+template <std::size_t N, class Ops>
+void leave_mont(limb* r, const limb* a, const bn::MontView& m) {
+  limb t[2 * N] = {};
+  for (std::size_t i = 0; i < N; ++i) t[i] = a[i];
+  Ops::template redc<N>(r, t, m.n, m.n0);
+  secure_wipe(t, sizeof t);
+}
+
 /// out = in^e mod n for in < n (limbs of the key's size N); e is public, so the time may depend on it.
 template <std::size_t N, class Ops>
 void public_exp(const PublicKey::Impl& k, const limb* in, limb* out) {
   const bn::MontView m = k.mod.view();
   limb x[N];
-  bn::to_mont<N>(x, in, m);
+  bn::to_mont<N, Ops>(x, in, m);
   bn::mont_exp_public<N, Ops>(x, x, k.e.data(), N, m);
-  bn::from_mont<N>(out, x, m);
+  leave_mont<N, Ops>(out, x, m);
 }
 
 /// The CRT inputs of c < n in Montgomery form: xp = c R mod p, xq = c R mod q (REDC(c) = c R^-1 is valid since
 /// c < n = p q < p R; two products with R^2 follow). Constant time.
-template <std::size_t N>
+template <std::size_t N, class Ops = bn::PortableMont>
 void crt_inputs(const PrivateKey::Impl& k, const limb* c, limb* xp, limb* xq) {
   constexpr std::size_t H = N / 2;
   limb t[N];
   for (const auto& [x, mod] : {std::pair{xp, &k.p}, std::pair{xq, &k.q}}) {
     const bn::MontView m = mod->view();
     for (std::size_t i = 0; i < N; ++i) t[i] = c[i];
-    bn::redc<H>(x, t, m.n, m.n0);
-    bn::mont_mul<H>(x, x, m.rr, m.n, m.n0);
-    bn::mont_mul<H>(x, x, m.rr, m.n, m.n0);
+    Ops::template redc<H>(x, t, m.n, m.n0);
+    Ops::template mul<H>(x, x, m.rr, m.n, m.n0);
+    Ops::template mul<H>(x, x, m.rr, m.n, m.n0);
   }
   secure_wipe(t, sizeof t);
 }
 
 /// Garner's recombination m = m2 + q (qinv (m1 - m2) mod p) from m1 R mod p (Montgomery form) and m2 < q (normal
 /// form). Constant time.
-template <std::size_t N>
+template <std::size_t N, class Ops = bn::PortableMont>
 void crt_combine(const PrivateKey::Impl& k, const limb* m1_mont, const limb* m2, limb* out) {
   constexpr std::size_t H = N / 2;
   const bn::MontView mp = k.p.view(), mq = k.q.view();
   limb m2p[H], h[H], t[N], m2w[N] = {};
-  bn::mont_mul<H>(m2p, m2, mp.rr, mp.n, mp.n0);         // m2 R mod p (m2 < q < R keeps the product in range)
+  Ops::template mul<H>(m2p, m2, mp.rr, mp.n, mp.n0);       // m2 R mod p (m2 < q < R keeps the product in range)
   bn::mod_sub<H>(h, m1_mont, m2p, mp.n);                // (m1 - m2) R mod p
-  bn::mont_mul<H>(h, h, k.qinv.data(), mp.n, mp.n0);    // h = (m1 - m2) qinv mod p
+  Ops::template mul<H>(h, h, k.qinv.data(), mp.n, mp.n0);  // h = (m1 - m2) qinv mod p
   bn::mul_full<H>(t, h, mq.n);                          // h q < n
   for (std::size_t i = 0; i < H; ++i) m2w[i] = m2[i];
   bn::add<N>(out, t, m2w);
@@ -59,20 +69,20 @@ void private_exp(const PrivateKey::Impl& k, const limb* c, limb* out) {
   if (!k.crt) {
     const bn::MontView m = k.pubi().mod.view();
     limb x[N];
-    bn::to_mont<N>(x, c, m);
+    bn::to_mont<N, Ops>(x, c, m);
     bn::mont_exp_ct<N, Ops>(x, x, k.d.data(), N, 64 * N, m);
-    bn::from_mont<N>(out, x, m);
+    leave_mont<N, Ops>(out, x, m);
     secure_wipe(x, sizeof x);
     return;
   }
   constexpr std::size_t H = N / 2;
   const bn::MontView mp = k.p.view(), mq = k.q.view();
   limb xp[H], xq[H];
-  crt_inputs<N>(k, c, xp, xq);
+  crt_inputs<N, Ops>(k, c, xp, xq);
   bn::mont_exp_ct<H, Ops>(xp, xp, k.dp.data(), H, 64 * H, mp);  // m1 R mod p
   bn::mont_exp_ct<H, Ops>(xq, xq, k.dq.data(), H, 64 * H, mq);  // m2 R mod q
-  bn::from_mont<H>(xq, xq, mq);                                 // m2 < q
-  crt_combine<N>(k, xp, xq, out);
+  leave_mont<H, Ops>(xq, xq, mq);                               // m2 < q
+  crt_combine<N, Ops>(k, xp, xq, out);
   secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
 }
 
@@ -82,9 +92,9 @@ void modexp(const Modulus& mod, const limb* exponent, std::size_t e_limbs, std::
             limb* out) {
   const bn::MontView m = mod.view();
   limb x[N];
-  bn::to_mont<N>(x, base, m);
+  bn::to_mont<N, Ops>(x, base, m);
   bn::mont_exp_ct<N, Ops>(x, x, exponent, e_limbs, bits, m);
-  bn::from_mont<N>(out, x, m);
+  leave_mont<N, Ops>(out, x, m);
 }
 
 }  // namespace cryptaccel::rsa

@@ -1,0 +1,225 @@
+// MULX/ADX Montgomery kernels (see mont_mulx.hpp): GNU inline assembly, unrolled per limb count with GAS .rept and
+// .set counters, so that every limb offset is an immediate and nothing but the limb count decides the instruction
+// stream (constant time by construction). The assembler accepts MULX/ADCX/ADOX without -mbmi2/-madx, so this file
+// needs no ISA flags; the run-time check is mulx_adx_available().
+//
+// One row "t[0..L) += x * v[0..L)" (x in RDX) is, per limb j, with CF and OF clear at its start:
+//     mulx v[j], lo, hi_j      lo:hi_j = x v[j]            (flags untouched)
+//     adcx hi_{j-1}, lo        lo += previous high + CF    (CF chain: the product's own carries)
+//     adox t[j], lo            lo += t[j] + OF             (OF chain: the sum into t)
+//     mov  lo, t[j]
+// and its top limb is hi_{L-1} + CF + OF, which cannot overflow: t + x v < 2^(64 L) + (2^64 - 1) 2^(64 L) fits L + 1
+// limbs. The two high registers alternate (r8/r9) so that each high half lives until the next limb adds it.
+#include "cpu/mont_mulx.hpp"
+
+#include "cpu/cpu_features.hpp"
+
+namespace cryptaccel::cpu {
+namespace {
+
+using limb = algo::bn::limb;
+
+// One row "t[0..N) += RDX * v[0..N)" in the form above, as assembler text on the operands %[v] and %[t] of the
+// enclosing asm: leaves the top limb (hi + CF + OF) in r9 (RAX must be zero, CF = OF = 0 on entry). N is even.
+// STORE_SHIFT 1 stores limb j at t[j - 1] (and drops limb 0, which the Montgomery reduction makes zero): the
+// reduction row of CIOS divides by 2^64 as it goes.
+#define CA_MULX_ROW(v, STORE_SHIFT)                                  \
+  "mulx (%[" v "]), %%r10, %%r8\n\t"                                 \
+  "adox (%[t]), %%r10\n\t"                                           \
+  ".if " #STORE_SHIFT " == 0\n\t"                                   \
+  "mov %%r10, (%[t])\n\t"                                            \
+  ".endif\n\t"                                                       \
+  ".set .Lca_j, 1\n\t"                                               \
+  ".rept (%c[N] - 2) / 2\n\t"                                        \
+  "mulx 8*.Lca_j(%[" v "]), %%r10, %%r9\n\t"                         \
+  "adcx %%r8, %%r10\n\t"                                             \
+  "adox 8*.Lca_j(%[t]), %%r10\n\t"                                   \
+  "mov %%r10, 8*(.Lca_j-" #STORE_SHIFT ")(%[t])\n\t"                 \
+  "mulx 8*.Lca_j+8(%[" v "]), %%r10, %%r8\n\t"                       \
+  "adcx %%r9, %%r10\n\t"                                             \
+  "adox 8*.Lca_j+8(%[t]), %%r10\n\t"                                 \
+  "mov %%r10, 8*(.Lca_j+1-" #STORE_SHIFT ")(%[t])\n\t"               \
+  ".set .Lca_j, .Lca_j + 2\n\t"                                      \
+  ".endr\n\t"                                                        \
+  "mulx 8*%c[N]-8(%[" v "]), %%r10, %%r9\n\t"                        \
+  "adcx %%r8, %%r10\n\t"                                             \
+  "adox 8*%c[N]-8(%[t]), %%r10\n\t"                                  \
+  "mov %%r10, 8*(%c[N]-1-" #STORE_SHIFT ")(%[t])\n\t"                \
+  "adcx %%rax, %%r9\n\t"                                             \
+  "adox %%rax, %%r9\n\t"
+
+/// r = t - n when t (N limbs and a top bit) >= n, else t: the subtraction with SBB, then a masked select.
+template <std::size_t N>
+inline void final_subtract(limb* r, const limb* t, limb top, const limb* n) {
+  limb d[N];
+  limb keep = top;  // becomes top - borrow: all ones exactly when t < n (t < 2n, so top = 1 always borrows)
+  __asm__ volatile(
+      "mov (%[t]), %%rax\n\t"
+      "sub (%[n]), %%rax\n\t"
+      "mov %%rax, (%[d])\n\t"
+      ".set .Lca_j, 1\n\t"
+      ".rept %c[N] - 1\n\t"
+      "mov 8*.Lca_j(%[t]), %%rax\n\t"
+      "sbb 8*.Lca_j(%[n]), %%rax\n\t"
+      "mov %%rax, 8*.Lca_j(%[d])\n\t"
+      ".set .Lca_j, .Lca_j + 1\n\t"
+      ".endr\n\t"
+      "sbb $0, %[keep]\n\t"
+      : [keep] "+r"(keep)
+      : [t] "r"(t), [n] "r"(n), [d] "r"(d), [N] "i"(N)
+      : "rax", "cc", "memory");
+  for (std::size_t i = 0; i < N; ++i) r[i] = (t[i] & keep) | (d[i] & ~keep);
+}
+
+}  // namespace
+
+/// For i < N: m = t[i] n0, t[i..i+N) += m n, then that row's top limb and the running carry (r12) into t[i+N]; the
+/// result is t[N..2N) and the carry, below 2n.
+template <std::size_t N>
+void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
+  limb* tp = t;
+  limb* const tend = t + N;
+  limb top;
+  __asm__ volatile(
+      "xor %%r12d, %%r12d\n\t"
+      "1:\n\t"
+      "mov (%[t]), %%rdx\n\t"
+      "imul %[n0], %%rdx\n\t"
+      "xor %%eax, %%eax\n\t"
+      CA_MULX_ROW("n", 0)
+      "mov 8*%c[N](%[t]), %%r10\n\t"
+      "xor %%r13d, %%r13d\n\t"
+      "add %%r9, %%r10\n\t"
+      "adc $0, %%r13\n\t"
+      "add %%r12, %%r10\n\t"
+      "adc $0, %%r13\n\t"
+      "mov %%r10, 8*%c[N](%[t])\n\t"
+      "mov %%r13, %%r12\n\t"
+      "lea 8(%[t]), %[t]\n\t"
+      "cmp %[tend], %[t]\n\t"
+      "jne 1b\n\t"
+      "mov %%r12, %[top]\n\t"
+      : [t] "+r"(tp), [top] "=r"(top)
+      : [n] "r"(n), [n0] "rm"(n0), [tend] "rm"(tend), [N] "i"(N)
+      : "rax", "rdx", "r8", "r9", "r10", "r12", "r13", "cc", "memory");
+  final_subtract<N>(r, t + N, top, n);
+}
+
+bool mulx_adx_available() {
+  const CpuFeatures& f = cpu_features();
+  return f.bmi2 && f.adx;
+}
+
+template <std::size_t N>
+void MulxMont::mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0) {
+  static_assert(N >= 4 && N % 2 == 0);
+  // CIOS with t = t[0..N) in memory, t[N] in r12 and t[N + 1] (0 or 1 within an iteration) in r13; t < 2n between
+  // iterations, so t[N] <= 1 there.
+  limb t[N] = {};
+  limb top;
+  const limb* bp = b;
+  const limb* const bend = b + N;
+  __asm__ volatile(
+      "xor %%r12d, %%r12d\n\t"
+      "1:\n\t"
+      "mov (%[b]), %%rdx\n\t"
+      "xor %%eax, %%eax\n\t"
+      CA_MULX_ROW("a", 0)  // t += a b[i]
+      "xor %%r13d, %%r13d\n\t"
+      "add %%r9, %%r12\n\t"
+      "adc $0, %%r13\n\t"
+      "mov (%[t]), %%rdx\n\t"
+      "imul %[n0], %%rdx\n\t"  // m = t[0] n0: t + m n = 0 mod 2^64
+      "xor %%eax, %%eax\n\t"
+      CA_MULX_ROW("n", 1)  // t = (t + m n) / 2^64
+      "add %%r9, %%r12\n\t"
+      "mov %%r12, 8*%c[N]-8(%[t])\n\t"
+      "adc $0, %%r13\n\t"
+      "mov %%r13, %%r12\n\t"
+      "lea 8(%[b]), %[b]\n\t"
+      "cmp %[bend], %[b]\n\t"
+      "jne 1b\n\t"
+      "mov %%r12, %[top]\n\t"
+      : [b] "+r"(bp), [top] "=r"(top)
+      : [a] "r"(a), [n] "r"(n), [t] "r"(t), [n0] "rm"(n0), [bend] "rm"(bend), [N] "i"(N)
+      : "rax", "rdx", "r8", "r9", "r10", "r12", "r13", "cc", "memory");
+  final_subtract<N>(r, t, top, n);
+}
+
+template <std::size_t N>
+void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
+  if constexpr (N > 32) {
+    mul<N>(r, a, a, n, n0);
+  } else {
+    limb t[2 * N] = {};
+    __asm__ volatile(
+        // Cross products: row i adds a[i] a[i+1..N) into t[2i+1 .. i+N) and stores its top limb at t[i+N].
+        ".set .Lca_i, 0\n\t"
+        ".rept %c[N] - 1\n\t"
+        "mov 8*.Lca_i(%[a]), %%rdx\n\t"
+        "xor %%eax, %%eax\n\t"
+        "mulx 8*.Lca_i+8(%[a]), %%r10, %%r8\n\t"
+        "adox 16*.Lca_i+8(%[t]), %%r10\n\t"
+        "mov %%r10, 16*.Lca_i+8(%[t])\n\t"
+        ".set .Lca_k, .Lca_i + 2\n\t"
+        ".rept %c[N] - 2 - .Lca_i\n\t"
+        ".if (.Lca_k - .Lca_i) %% 2 == 0\n\t"
+        "mulx 8*.Lca_k(%[a]), %%r10, %%r9\n\t"
+        "adcx %%r8, %%r10\n\t"
+        ".else\n\t"
+        "mulx 8*.Lca_k(%[a]), %%r10, %%r8\n\t"
+        "adcx %%r9, %%r10\n\t"
+        ".endif\n\t"
+        "adox 8*(.Lca_i+.Lca_k)(%[t]), %%r10\n\t"
+        "mov %%r10, 8*(.Lca_i+.Lca_k)(%[t])\n\t"
+        ".set .Lca_k, .Lca_k + 1\n\t"
+        ".endr\n\t"
+        ".if (%c[N] - 1 - .Lca_i) %% 2 == 0\n\t"
+        "adcx %%rax, %%r9\n\t"
+        "adox %%rax, %%r9\n\t"
+        "mov %%r9, 8*(.Lca_i+%c[N])(%[t])\n\t"
+        ".else\n\t"
+        "adcx %%rax, %%r8\n\t"
+        "adox %%rax, %%r8\n\t"
+        "mov %%r8, 8*(.Lca_i+%c[N])(%[t])\n\t"
+        ".endif\n\t"
+        ".set .Lca_i, .Lca_i + 1\n\t"
+        ".endr\n\t"
+        // t = 2 t + the squares a[i]^2 at limb 2i: doubling on the CF chain, the squares on the OF chain.
+        "xor %%eax, %%eax\n\t"
+        ".set .Lca_i, 0\n\t"
+        ".rept %c[N]\n\t"
+        "mov 8*.Lca_i(%[a]), %%rdx\n\t"
+        "mulx %%rdx, %%r10, %%r13\n\t"
+        "mov 16*.Lca_i(%[t]), %%r8\n\t"
+        "adcx %%r8, %%r8\n\t"
+        "adox %%r10, %%r8\n\t"
+        "mov %%r8, 16*.Lca_i(%[t])\n\t"
+        "mov 16*.Lca_i+8(%[t]), %%r9\n\t"
+        "adcx %%r9, %%r9\n\t"
+        "adox %%r13, %%r9\n\t"
+        "mov %%r9, 16*.Lca_i+8(%[t])\n\t"
+        ".set .Lca_i, .Lca_i + 1\n\t"
+        ".endr\n\t"
+        :
+        : [a] "r"(a), [t] "r"(t), [N] "i"(N)
+        : "rax", "rdx", "r8", "r9", "r10", "r13", "cc", "memory");
+    redc<N>(r, t, n, n0);
+  }
+}
+
+#define CRYPTACCEL_MULX_MONT_INSTANTIATE(N)                                                          \
+  template void MulxMont::mul<N>(limb*, const limb*, const limb*, const limb*, limb);               \
+  template void MulxMont::sqr<N>(limb*, const limb*, const limb*, limb);                         \
+  template void MulxMont::redc<N>(limb*, limb*, const limb*, limb);
+CRYPTACCEL_MULX_MONT_INSTANTIATE(4)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(8)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(12)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(16)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(24)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(32)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(48)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(64)
+CRYPTACCEL_MULX_MONT_INSTANTIATE(128)
+
+}  // namespace cryptaccel::cpu
