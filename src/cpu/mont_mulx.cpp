@@ -146,66 +146,128 @@ void MulxMont::mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0
   final_subtract<N>(r, t, top, n);
 }
 
+namespace {
+
+/// t[0..2N) = a^2 for N <= 32, unrolled: each cross product once (row i adds a[i] a[i+1..N) into t[2i+1 .. i+N) and
+/// stores its top limb at t[i+N]), then t = 2 t + the squares a[i]^2 at limb 2i (doubling on the CF chain, the
+/// squares on the OF chain).
+template <std::size_t N>
+void sqr_full_unrolled(limb* t, const limb* a) {
+  static_assert(N <= 32, "the unrolled triangle grows as N^2: split larger squares (sqr_full)");
+  for (std::size_t i = 0; i < 2 * N; ++i) t[i] = 0;
+  __asm__ volatile(
+      // Cross products: row i adds a[i] a[i+1..N) into t[2i+1 .. i+N) and stores its top limb at t[i+N].
+      ".set .Lca_i, 0\n\t"
+      ".rept %c[N] - 1\n\t"
+      "mov 8*.Lca_i(%[a]), %%rdx\n\t"
+      "xor %%eax, %%eax\n\t"
+      "mulx 8*.Lca_i+8(%[a]), %%r10, %%r8\n\t"
+      "adox 16*.Lca_i+8(%[t]), %%r10\n\t"
+      "mov %%r10, 16*.Lca_i+8(%[t])\n\t"
+      ".set .Lca_k, .Lca_i + 2\n\t"
+      ".rept %c[N] - 2 - .Lca_i\n\t"
+      ".if (.Lca_k - .Lca_i) %% 2 == 0\n\t"
+      "mulx 8*.Lca_k(%[a]), %%r10, %%r9\n\t"
+      "adcx %%r8, %%r10\n\t"
+      ".else\n\t"
+      "mulx 8*.Lca_k(%[a]), %%r10, %%r8\n\t"
+      "adcx %%r9, %%r10\n\t"
+      ".endif\n\t"
+      "adox 8*(.Lca_i+.Lca_k)(%[t]), %%r10\n\t"
+      "mov %%r10, 8*(.Lca_i+.Lca_k)(%[t])\n\t"
+      ".set .Lca_k, .Lca_k + 1\n\t"
+      ".endr\n\t"
+      ".if (%c[N] - 1 - .Lca_i) %% 2 == 0\n\t"
+      "adcx %%rax, %%r9\n\t"
+      "adox %%rax, %%r9\n\t"
+      "mov %%r9, 8*(.Lca_i+%c[N])(%[t])\n\t"
+      ".else\n\t"
+      "adcx %%rax, %%r8\n\t"
+      "adox %%rax, %%r8\n\t"
+      "mov %%r8, 8*(.Lca_i+%c[N])(%[t])\n\t"
+      ".endif\n\t"
+      ".set .Lca_i, .Lca_i + 1\n\t"
+      ".endr\n\t"
+      // t = 2 t + the squares a[i]^2 at limb 2i: doubling on the CF chain, the squares on the OF chain.
+      "xor %%eax, %%eax\n\t"
+      ".set .Lca_i, 0\n\t"
+      ".rept %c[N]\n\t"
+      "mov 8*.Lca_i(%[a]), %%rdx\n\t"
+      "mulx %%rdx, %%r10, %%r13\n\t"
+      "mov 16*.Lca_i(%[t]), %%r8\n\t"
+      "adcx %%r8, %%r8\n\t"
+      "adox %%r10, %%r8\n\t"
+      "mov %%r8, 16*.Lca_i(%[t])\n\t"
+      "mov 16*.Lca_i+8(%[t]), %%r9\n\t"
+      "adcx %%r9, %%r9\n\t"
+      "adox %%r13, %%r9\n\t"
+      "mov %%r9, 16*.Lca_i+8(%[t])\n\t"
+      ".set .Lca_i, .Lca_i + 1\n\t"
+      ".endr\n\t"
+      :
+      : [a] "r"(a), [t] "r"(t), [N] "i"(N)
+      : "rax", "rdx", "r8", "r9", "r10", "r13", "cc", "memory");
+}
+
+/// t[0..2N) = a b, schoolbook: one row t[i..i+N) += a b[i] per limb of b, its top limb stored at t[i+N].
+template <std::size_t N>
+void mul_full(limb* t, const limb* a, const limb* b) {
+  for (std::size_t i = 0; i < N; ++i) t[i] = 0;
+  limb* tp = t;
+  const limb* bp = b;
+  const limb* const bend = b + N;
+  __asm__ volatile(
+      "1:\n\t"
+      "mov (%[b]), %%rdx\n\t"
+      "xor %%eax, %%eax\n\t"
+      CA_MULX_ROW("a", 0)
+      "mov %%r9, 8*%c[N](%[t])\n\t"
+      "lea 8(%[t]), %[t]\n\t"
+      "lea 8(%[b]), %[b]\n\t"
+      "cmp %[bend], %[b]\n\t"
+      "jne 1b\n\t"
+      : [t] "+r"(tp), [b] "+r"(bp)
+      : [a] "r"(a), [bend] "rm"(bend), [N] "i"(N)
+      : "rax", "rdx", "r8", "r9", "r10", "cc", "memory");
+}
+
+/// t[0..2N) = a^2. Above 32 limbs by halves, a = l + h B with B = 2^(32 N): a^2 = l^2 + h^2 B^2 + 2 l h B, which
+/// keeps the unrolled code small at the same count of products (the triangle's cross products between the halves
+/// are the full product l h).
+template <std::size_t N>
+void sqr_full(limb* t, const limb* a) {
+  if constexpr (N <= 32) {
+    sqr_full_unrolled<N>(t, a);
+  } else {
+    constexpr std::size_t H = N / 2;
+    static_assert(N % 4 == 0);
+    sqr_full<H>(t, a);              // l^2 at t[0..N)
+    sqr_full<H>(t + N, a + H);      // h^2 at t[N..2N)
+    limb p[N];
+    mul_full<H>(p, a, a + H);       // l h
+    for (int twice = 0; twice < 2; ++twice) {  // t += l h B, twice; the carry runs to the top (a^2 < 2^(128 N))
+      unsigned __int128 acc = 0;
+      for (std::size_t i = 0; i < N; ++i) {
+        acc += static_cast<unsigned __int128>(t[H + i]) + p[i];
+        t[H + i] = static_cast<limb>(acc);
+        acc >>= 64;
+      }
+      for (std::size_t i = N + H; i < 2 * N; ++i) {
+        acc += t[i];
+        t[i] = static_cast<limb>(acc);
+        acc >>= 64;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 template <std::size_t N>
 void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
-  if constexpr (N > 32) {
-    mul<N>(r, a, a, n, n0);
-  } else {
-    limb t[2 * N] = {};
-    __asm__ volatile(
-        // Cross products: row i adds a[i] a[i+1..N) into t[2i+1 .. i+N) and stores its top limb at t[i+N].
-        ".set .Lca_i, 0\n\t"
-        ".rept %c[N] - 1\n\t"
-        "mov 8*.Lca_i(%[a]), %%rdx\n\t"
-        "xor %%eax, %%eax\n\t"
-        "mulx 8*.Lca_i+8(%[a]), %%r10, %%r8\n\t"
-        "adox 16*.Lca_i+8(%[t]), %%r10\n\t"
-        "mov %%r10, 16*.Lca_i+8(%[t])\n\t"
-        ".set .Lca_k, .Lca_i + 2\n\t"
-        ".rept %c[N] - 2 - .Lca_i\n\t"
-        ".if (.Lca_k - .Lca_i) %% 2 == 0\n\t"
-        "mulx 8*.Lca_k(%[a]), %%r10, %%r9\n\t"
-        "adcx %%r8, %%r10\n\t"
-        ".else\n\t"
-        "mulx 8*.Lca_k(%[a]), %%r10, %%r8\n\t"
-        "adcx %%r9, %%r10\n\t"
-        ".endif\n\t"
-        "adox 8*(.Lca_i+.Lca_k)(%[t]), %%r10\n\t"
-        "mov %%r10, 8*(.Lca_i+.Lca_k)(%[t])\n\t"
-        ".set .Lca_k, .Lca_k + 1\n\t"
-        ".endr\n\t"
-        ".if (%c[N] - 1 - .Lca_i) %% 2 == 0\n\t"
-        "adcx %%rax, %%r9\n\t"
-        "adox %%rax, %%r9\n\t"
-        "mov %%r9, 8*(.Lca_i+%c[N])(%[t])\n\t"
-        ".else\n\t"
-        "adcx %%rax, %%r8\n\t"
-        "adox %%rax, %%r8\n\t"
-        "mov %%r8, 8*(.Lca_i+%c[N])(%[t])\n\t"
-        ".endif\n\t"
-        ".set .Lca_i, .Lca_i + 1\n\t"
-        ".endr\n\t"
-        // t = 2 t + the squares a[i]^2 at limb 2i: doubling on the CF chain, the squares on the OF chain.
-        "xor %%eax, %%eax\n\t"
-        ".set .Lca_i, 0\n\t"
-        ".rept %c[N]\n\t"
-        "mov 8*.Lca_i(%[a]), %%rdx\n\t"
-        "mulx %%rdx, %%r10, %%r13\n\t"
-        "mov 16*.Lca_i(%[t]), %%r8\n\t"
-        "adcx %%r8, %%r8\n\t"
-        "adox %%r10, %%r8\n\t"
-        "mov %%r8, 16*.Lca_i(%[t])\n\t"
-        "mov 16*.Lca_i+8(%[t]), %%r9\n\t"
-        "adcx %%r9, %%r9\n\t"
-        "adox %%r13, %%r9\n\t"
-        "mov %%r9, 16*.Lca_i+8(%[t])\n\t"
-        ".set .Lca_i, .Lca_i + 1\n\t"
-        ".endr\n\t"
-        :
-        : [a] "r"(a), [t] "r"(t), [N] "i"(N)
-        : "rax", "rdx", "r8", "r9", "r10", "r13", "cc", "memory");
-    redc<N>(r, t, n, n0);
-  }
+  limb t[2 * N];
+  sqr_full<N>(t, a);
+  redc<N>(r, t, n, n0);
 }
 
 #define CRYPTACCEL_MULX_MONT_INSTANTIATE(N)                                                          \

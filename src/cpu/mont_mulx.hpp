@@ -24,8 +24,8 @@ struct MulxMont {
   /// r = a b R^-1 mod n (CIOS: per limb of b one row t += a b[i], one reduction row t = (t + m n) / 2^64).
   template <std::size_t N>
   static void mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0);
-  /// r = a^2 R^-1 mod n (each cross product once, doubled, plus the diagonal; then REDC) for N <= 32, where it
-  /// pays; above, the product a a (a dedicated square would cost more code than the ~20 % it saves is worth).
+  /// r = a^2 R^-1 mod n: the square with each cross product once, doubled, plus the diagonal (above 32 limbs by
+  /// halves), then REDC; about 3/4 of mul's products.
   template <std::size_t N>
   static void sqr(limb* r, const limb* a, const limb* n, limb n0);
   /// r = t R^-1 mod n for a 2N-limb t < n R (Montgomery reduction alone; t is overwritten): leaving Montgomery form
