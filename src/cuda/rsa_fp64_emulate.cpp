@@ -1,16 +1,28 @@
-// Host emulation of the fp64 RSA kernel variant (rsa_kernel_variant.hpp). Not built yet: no size is supported, so
-// every launch runs the thread kernel.
+// Host emulation of the fp64 RSA kernel variant (rsa_kernel_variant.hpp): rsa_fp64_modexp_thread of rsa_fp64_ops.hpp,
+// the kernel's per-thread body, run job by job in reverse order on the host (EmulatedDevice; the CPU tests).
 #include <string>
 
 #include "cryptaccel/error.hpp"
+#include "cuda/rsa_fp64_ops.hpp"
 #include "cuda/rsa_kernel_variant.hpp"
 
 namespace cryptaccel::cuda {
 
-bool rsa_fp64_supports(std::size_t) { return false; }
+bool rsa_fp64_supports(std::size_t words) {
+  return rsa_fp64_dispatch_words(words, [](auto) {});
+}
 
-void rsa_emulate_fp64(const RsaModexpArgs&, std::size_t words, RsaExpKind) {
-  throw InvalidArgument("rsa: no fp64 GPU kernel for " + std::to_string(32 * words) + "-bit operands");
+void rsa_emulate_fp64(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind) {
+  const bool built = rsa_fp64_dispatch_words(words, [&](auto W) {
+    constexpr std::size_t N = decltype(W)::value;
+    for (std::uint64_t j = a.count; j-- > 0;) {
+      if (kind == RsaExpKind::secret)
+        rsa_fp64_modexp_thread<N, RsaExpKind::secret>(a, j);
+      else
+        rsa_fp64_modexp_thread<N, RsaExpKind::public_e>(a, j);
+    }
+  });
+  if (!built) throw InvalidArgument("rsa: no fp64 GPU kernel for " + std::to_string(32 * words) + "-bit operands");
 }
 
 }  // namespace cryptaccel::cuda
