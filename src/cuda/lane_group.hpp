@@ -1,11 +1,12 @@
 // A cooperative group of T consecutive lanes of a warp (T = 8, 16 or 32) as one value type, so that the group RSA
 // kernels (rsa_group_ops.hpp) are one source for the GPU and for their host emulation:
 //
-//   on the device   LaneWord<T> is this lane's 32-bit word; shfl / ballot are __shfl_*_sync / __ballot_sync over the
-//                   mask of the T lanes of this thread's group (lanes [base, base + T) of the warp, base = lane - lane % T)
+//   on the device   LaneWord<T> is this lane's 32-bit word; shfl / ballot are __shfl_*_sync / __ballot_sync over
+//                   the mask of the T lanes of this thread's group (lanes [base, base + T) of the warp,
+//                   base = lane - lane % T)
 //   on the host     LaneWord<T> holds all T lanes' words; every arithmetic operation is elementwise, a shuffle is a
-//                   permutation of the array with CUDA's semantics (a lane whose source lies outside the group keeps its
-//                   own value), a ballot a fold into a bit mask
+//                   permutation of the array with CUDA's semantics (a lane whose source lies outside the group keeps
+//                   its own value), a ballot a fold into a bit mask
 //
 // Group code is then straight-line code over LaneWords, identical on both sides. Values that every lane of a group
 // holds alike (a broadcast, a ballot, a loop counter) are "uniform"; control flow may depend on uniform values only,

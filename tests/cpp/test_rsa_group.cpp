@@ -37,7 +37,8 @@ using Ctx = std::unique_ptr<BN_CTX, CtxDel>;
 
 Bn to_bn(const Words& a) {
   std::vector<std::uint8_t> be(4 * a.size());
-  for (std::size_t k = 0; k < be.size(); ++k) be[be.size() - 1 - k] = static_cast<std::uint8_t>(a[k / 4] >> (8 * (k % 4)));
+  for (std::size_t k = 0; k < be.size(); ++k)
+    be[be.size() - 1 - k] = static_cast<std::uint8_t>(a[k / 4] >> (8 * (k % 4)));
   return Bn(BN_bin2bn(be.data(), static_cast<int>(be.size()), nullptr));
 }
 
@@ -45,7 +46,8 @@ Words from_bn(const BIGNUM* b, std::size_t n) {
   std::vector<std::uint8_t> be(4 * n);
   EXPECT_GE(BN_bn2binpad(b, be.data(), static_cast<int>(be.size())), 0);
   Words out(n, 0);
-  for (std::size_t k = 0; k < be.size(); ++k) out[k / 4] |= static_cast<std::uint32_t>(be[be.size() - 1 - k]) << (8 * (k % 4));
+  for (std::size_t k = 0; k < be.size(); ++k)
+    out[k / 4] |= static_cast<std::uint32_t>(be[be.size() - 1 - k]) << (8 * (k % 4));
   return out;
 }
 
@@ -105,7 +107,10 @@ void check_lanes(std::mt19937_64& rng) {
   EXPECT_EQ(cuda::ballot(LaneWord<T>::all(0)), 0u);
   // Elementwise arithmetic: mac per lane is the scalar mac.
   LaneWord<T> y, z, carry = LaneWord<T>::all(0), c2;
-  for (unsigned i = 0; i < T; ++i) y.v[i] = static_cast<std::uint32_t>(rng()), z.v[i] = static_cast<std::uint32_t>(rng());
+  for (unsigned i = 0; i < T; ++i) {
+    y.v[i] = static_cast<std::uint32_t>(rng());
+    z.v[i] = static_cast<std::uint32_t>(rng());
+  }
   c2 = carry;
   const LaneWord<T> r = cuda::mac(x, y, z, carry);
   for (unsigned i = 0; i < T; ++i) {
