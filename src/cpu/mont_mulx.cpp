@@ -22,12 +22,17 @@ using limb = algo::bn::limb;
 // One row "t[0..N) += RDX * v[0..N)" in the form above, as assembler text on the operands %[v] and %[t] of the
 // enclosing asm: leaves the top limb (hi + CF + OF) in r9 (RAX must be zero, CF = OF = 0 on entry). N is even.
 // STORE_SHIFT 1 stores limb j at t[j - 1] (and drops limb 0, which the Montgomery reduction makes zero): the
-// reduction row of CIOS divides by 2^64 as it goes.
-#define CA_MULX_ROW(v, STORE_SHIFT)                                  \
+// reduction row of CIOS divides by 2^64 as it goes. MPOS 0 or 1 also leaves r11 = (new t[MPOS]) n0, the next
+// reduction row's multiplier m (-1: not): the limb is copied as soon as it is final and multiplied by n0 once the
+// carry chains have ended (IMUL writes CF and OF), so that the next row starts without a load from t.
+#define CA_MULX_ROW(v, STORE_SHIFT, MPOS)                            \
   "mulx (%[" v "]), %%r10, %%r8\n\t"                                 \
   "adox (%[t]), %%r10\n\t"                                           \
   ".if " #STORE_SHIFT " == 0\n\t"                                   \
   "mov %%r10, (%[t])\n\t"                                            \
+  ".endif\n\t"                                                       \
+  ".if " #MPOS " == 0\n\t"                                          \
+  "mov %%r10, %%r11\n\t"                                             \
   ".endif\n\t"                                                       \
   ".set .Lca_j, 1\n\t"                                               \
   ".rept (%c[N] - 2) / 2\n\t"                                        \
@@ -35,6 +40,9 @@ using limb = algo::bn::limb;
   "adcx %%r8, %%r10\n\t"                                             \
   "adox 8*.Lca_j(%[t]), %%r10\n\t"                                   \
   "mov %%r10, 8*(.Lca_j-" #STORE_SHIFT ")(%[t])\n\t"                 \
+  ".if " #MPOS " == 1 && .Lca_j == 1\n\t"                           \
+  "mov %%r10, %%r11\n\t"                                             \
+  ".endif\n\t"                                                       \
   "mulx 8*.Lca_j+8(%[" v "]), %%r10, %%r8\n\t"                       \
   "adcx %%r9, %%r10\n\t"                                             \
   "adox 8*.Lca_j+8(%[t]), %%r10\n\t"                                 \
@@ -46,7 +54,10 @@ using limb = algo::bn::limb;
   "adox 8*%c[N]-8(%[t]), %%r10\n\t"                                  \
   "mov %%r10, 8*(%c[N]-1-" #STORE_SHIFT ")(%[t])\n\t"                \
   "adcx %%rax, %%r9\n\t"                                             \
-  "adox %%rax, %%r9\n\t"
+  "adox %%rax, %%r9\n\t"                                             \
+  ".if " #MPOS " >= 0\n\t"                                          \
+  "imul %[n0], %%r11\n\t"                                            \
+  ".endif\n\t"
 
 /// r = t - n when t (N limbs and a top bit) >= n, else t: the subtraction with SBB, then a masked select.
 template <std::size_t N>
@@ -82,11 +93,12 @@ void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
   limb top;
   __asm__ volatile(
       "xor %%r12d, %%r12d\n\t"
+      "mov (%[t]), %%r11\n\t"
+      "imul %[n0], %%r11\n\t"
       "1:\n\t"
-      "mov (%[t]), %%rdx\n\t"
-      "imul %[n0], %%rdx\n\t"
+      "mov %%r11, %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
-      CA_MULX_ROW("n", 0)
+      CA_MULX_ROW("n", 0, 1)  // r11 = the next row's m
       "mov 8*%c[N](%[t]), %%r10\n\t"
       "xor %%r13d, %%r13d\n\t"
       "add %%r9, %%r10\n\t"
@@ -101,7 +113,7 @@ void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
       "mov %%r12, %[top]\n\t"
       : [t] "+r"(tp), [top] "=r"(top)
       : [n] "r"(n), [n0] "rm"(n0), [tend] "rm"(tend), [N] "i"(N)
-      : "rax", "rdx", "r8", "r9", "r10", "r12", "r13", "cc", "memory");
+      : "rax", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
   final_subtract<N>(r, t + N, top, n);
 }
 
@@ -124,14 +136,13 @@ void MulxMont::mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0
       "1:\n\t"
       "mov (%[b]), %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
-      CA_MULX_ROW("a", 0)  // t += a b[i]
+      CA_MULX_ROW("a", 0, 0)  // t += a b[i]; r11 = m = t[0] n0, so that t + m n = 0 mod 2^64
       "xor %%r13d, %%r13d\n\t"
       "add %%r9, %%r12\n\t"
       "adc $0, %%r13\n\t"
-      "mov (%[t]), %%rdx\n\t"
-      "imul %[n0], %%rdx\n\t"  // m = t[0] n0: t + m n = 0 mod 2^64
+      "mov %%r11, %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
-      CA_MULX_ROW("n", 1)  // t = (t + m n) / 2^64
+      CA_MULX_ROW("n", 1, -1)  // t = (t + m n) / 2^64
       "add %%r9, %%r12\n\t"
       "mov %%r12, 8*%c[N]-8(%[t])\n\t"
       "adc $0, %%r13\n\t"
@@ -142,7 +153,7 @@ void MulxMont::mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0
       "mov %%r12, %[top]\n\t"
       : [b] "+r"(bp), [top] "=r"(top)
       : [a] "r"(a), [n] "r"(n), [t] "r"(t), [n0] "rm"(n0), [bend] "rm"(bend), [N] "i"(N)
-      : "rax", "rdx", "r8", "r9", "r10", "r12", "r13", "cc", "memory");
+      : "rax", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
   final_subtract<N>(r, t, top, n);
 }
 
@@ -220,14 +231,14 @@ void mul_full(limb* t, const limb* a, const limb* b) {
       "1:\n\t"
       "mov (%[b]), %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
-      CA_MULX_ROW("a", 0)
+      CA_MULX_ROW("a", 0, -1)
       "mov %%r9, 8*%c[N](%[t])\n\t"
       "lea 8(%[t]), %[t]\n\t"
       "lea 8(%[b]), %[b]\n\t"
       "cmp %[bend], %[b]\n\t"
       "jne 1b\n\t"
       : [t] "+r"(tp), [b] "+r"(bp)
-      : [a] "r"(a), [bend] "rm"(bend), [N] "i"(N)
+      : [a] "r"(a), [bend] "rm"(bend), [N] "i"(N), [n0] "i"(0)  // n0: named by the row's unused MPOS branch
       : "rax", "rdx", "r8", "r9", "r10", "cc", "memory");
 }
 
