@@ -114,7 +114,10 @@ CA_HD void rsa_modexp_thread(const RsaModexpArgs& a, std::uint64_t j) {
   for (std::size_t k = 0; k < N; ++k) a.x[k * c + j] = x[k];
   volatile rsa_word* vx = x;
   volatile rsa_word* ve = e;
-  for (std::size_t k = 0; k < N; ++k) vx[k] = 0, ve[k] = 0;
+  for (std::size_t k = 0; k < N; ++k) {
+    vx[k] = 0;
+    ve[k] = 0;
+  }
 }
 
 }  // namespace cryptaccel::cuda
