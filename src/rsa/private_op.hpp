@@ -1,6 +1,7 @@
 // Runs raw RSA operations on an engine for a batch, around every engine alike: for private operations base
-// blinding before (c' = c r^e), unblinding after (s = s' r^-1), and the check s^e == c with cryptaccel's portable
-// arithmetic before any result is released (a fault in the engine's arithmetic, as in the Boneh–DeMillo–Lipton
+// blinding before (c' = c r^e), unblinding after (s = s' r^-1), and the check s^e == c with cryptaccel's own host
+// arithmetic (MULX/ADX kernels where the CPU has them, portable around `ref`: src/rsa/host_mont.hpp) before any
+// result is released (a fault in the engine's arithmetic, as in the Boneh–DeMillo–Lipton
 // attack on CRT, or a corrupt key then yields an error, never a wrong signature).
 #pragma once
 #include <cstdint>
