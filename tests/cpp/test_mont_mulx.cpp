@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bn_test_util.hpp"
 #include "algo/montgomery.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/mont_mulx.hpp"
@@ -25,13 +26,9 @@ namespace bn = algo::bn;
 using bn::limb;
 using cpu::MulxMont;
 
-struct BnDel {
-  void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnDel>;
-struct CtxDel {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
+using test::Bn;
+using test::Ctx;
+using test::CtxDel;
 struct MontDel {
   void operator()(BN_MONT_CTX* m) const { BN_MONT_CTX_free(m); }
 };

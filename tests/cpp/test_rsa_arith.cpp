@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "bn_test_util.hpp"
 #include "algo/montgomery.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "rsa/modulus.hpp"
@@ -19,13 +20,9 @@ namespace {
 namespace bn = algo::bn;
 using bn::limb;
 
-struct BnDel {
-  void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnDel>;
-struct CtxDel {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
+using test::Bn;
+using test::Ctx;
+using test::CtxDel;
 
 Bn to_bn(const limb* a, std::size_t n) {
   bytes be(8 * n);

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bn_test_util.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "cuda/emulated_device.hpp"
 #include "cuda/rsa_executor.hpp"
@@ -37,13 +38,9 @@ using cuda::RsaTask;
 using cuda::rsa_word;
 using rsa::limb;
 
-struct BnDel {
-  void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnDel>;
-struct CtxDel {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
+using test::Bn;
+using test::Ctx;
+using test::CtxDel;
 
 template <class W>
 Bn to_bn(const W* a, std::size_t n) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bn_test_util.hpp"
 #include "algo/montgomery_fp64.hpp"
 #include "cryptaccel/error.hpp"
 #include "cuda/rsa_fp64_ops.hpp"
@@ -26,14 +27,9 @@ namespace bn = algo::bn;
 namespace fp = algo::bn::fp64;
 using u64 = std::uint64_t;
 
-struct BnDel {
-  void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnDel>;
-struct CtxDel {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
-using Ctx = std::unique_ptr<BN_CTX, CtxDel>;
+using test::Bn;
+using test::Ctx;
+using test::CtxDel;
 
 Bn bn_new() { return Bn(BN_new()); }
 

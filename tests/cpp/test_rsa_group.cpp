@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "bn_test_util.hpp"
 #include "cryptaccel/error.hpp"
 #include "cuda/lane_group.hpp"
 #include "cuda/rsa_group_ops.hpp"
@@ -26,14 +27,9 @@ using cuda::LaneWord;
 using cuda::RsaExpKind;
 using Words = std::vector<std::uint32_t>;
 
-struct BnDel {
-  void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using Bn = std::unique_ptr<BIGNUM, BnDel>;
-struct CtxDel {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
-using Ctx = std::unique_ptr<BN_CTX, CtxDel>;
+using test::Bn;
+using test::Ctx;
+using test::CtxDel;
 
 Bn to_bn(const Words& a) {
   std::vector<std::uint8_t> be(4 * a.size());
