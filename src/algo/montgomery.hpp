@@ -158,8 +158,18 @@ CA_HD W exponent_window(const W* e, std::size_t limbs, std::size_t pos, unsigned
 /// Window width of the fixed-window exponentiation (a table of 2^w powers).
 inline constexpr unsigned kExpWindow = 5;
 
+/// r = table[index] by Ops::lookup when Ops has one (the MULX kernels' SSE2 scan, src/cpu/mont_mulx.hpp), else by
+/// ct_lookup: the same contract (every entry read, no secret-dependent address).
+template <std::size_t N, class Ops, class W>
+CA_HD void ops_lookup(W* r, const W* table, std::size_t count, W index) {
+  if constexpr (requires { Ops::template lookup<N>(r, table, count, index); })
+    Ops::template lookup<N>(r, table, count, index);
+  else
+    ct_lookup<N>(r, table, count, index);
+}
+
 /// r = base^e in Montgomery form (base in Montgomery form, r too), fixed 5-bit windows over `bits` exponent bits
-/// (a public bound: every window costs 5 squares and one multiply, the table entry is read by ct_lookup). `e` has
+/// (a public bound: every window costs 5 squares and one multiply, the table entry is read by ops_lookup). `e` has
 /// `e_limbs` limbs; bits at or beyond `bits` must be zero. r may alias base.
 template <std::size_t N, class Ops = PortableMont, class W>
 CA_HD void mont_exp_ct(W* r, const W* base, const W* e, std::size_t e_limbs, std::size_t bits,
@@ -178,11 +188,11 @@ CA_HD void mont_exp_ct(W* r, const W* base, const W* e, std::size_t e_limbs, std
   }
   const std::size_t windows = bits == 0 ? 1 : (bits + kExpWindow - 1) / kExpWindow;
   W acc[N];
-  ct_lookup<N>(acc, table, kTable, exponent_window(e, e_limbs, (windows - 1) * kExpWindow, kExpWindow));
+  ops_lookup<N, Ops>(acc, table, kTable, exponent_window(e, e_limbs, (windows - 1) * kExpWindow, kExpWindow));
   W sel[N];
   for (std::size_t w = windows - 1; w-- > 0;) {
     for (unsigned s = 0; s < kExpWindow; ++s) Ops::template sqr<N>(acc, acc, m.n, m.n0);
-    ct_lookup<N>(sel, table, kTable, exponent_window(e, e_limbs, w * kExpWindow, kExpWindow));
+    ops_lookup<N, Ops>(sel, table, kTable, exponent_window(e, e_limbs, w * kExpWindow, kExpWindow));
     Ops::template mul<N>(acc, acc, sel, m.n, m.n0);
   }
   for (std::size_t j = 0; j < N; ++j) r[j] = acc[j];

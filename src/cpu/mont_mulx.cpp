@@ -12,6 +12,8 @@
 // limbs. The two high registers alternate (r8/r9) so that each high half lives until the next limb adds it.
 #include "cpu/mont_mulx.hpp"
 
+#include <emmintrin.h>
+
 #include "cpu/cpu_features.hpp"
 
 namespace cryptaccel::cpu {
@@ -84,8 +86,9 @@ inline void final_subtract(limb* r, const limb* t, limb top, const limb* n) {
 
 }  // namespace
 
-/// For i < N: m = t[i] n0, t[i..i+N) += m n, then that row's top limb and the running carry (r12) into t[i+N]; the
-/// result is t[N..2N) and the carry, below 2n.
+/// For i < N: m = t[i] n0, t[i..i+N) += m n, then that row's top limb and the running carry into t[i+N] with one
+/// ADC (the carry lives in r12 as 0 or all ones: NEG puts it into CF, SBB takes it back); the result is t[N..2N) and
+/// the carry, below 2n.
 template <std::size_t N>
 void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
   limb* tp = t;
@@ -99,21 +102,17 @@ void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
       "mov %%r11, %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
       CA_MULX_ROW("n", 0, 1)  // r11 = the next row's m
-      "mov 8*%c[N](%[t]), %%r10\n\t"
-      "xor %%r13d, %%r13d\n\t"
-      "add %%r9, %%r10\n\t"
-      "adc $0, %%r13\n\t"
-      "add %%r12, %%r10\n\t"
-      "adc $0, %%r13\n\t"
-      "mov %%r10, 8*%c[N](%[t])\n\t"
-      "mov %%r13, %%r12\n\t"
+      "neg %%r12\n\t"             // CF = the carry (r12 is 0 or all ones)
+      "adc %%r9, 8*%c[N](%[t])\n\t"
+      "sbb %%r12, %%r12\n\t"      // r12 = all ones when this add carried
       "lea 8(%[t]), %[t]\n\t"
       "cmp %[tend], %[t]\n\t"
       "jne 1b\n\t"
       "mov %%r12, %[top]\n\t"
+      "neg %[top]\n\t"
       : [t] "+r"(tp), [top] "=r"(top)
       : [n] "r"(n), [n0] "rm"(n0), [tend] "rm"(tend), [N] "i"(N)
-      : "rax", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "cc", "memory");
+      : "rax", "rdx", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
   final_subtract<N>(r, t + N, top, n);
 }
 
@@ -165,7 +164,9 @@ namespace {
 template <std::size_t N>
 void sqr_full_unrolled(limb* t, const limb* a) {
   static_assert(N <= 32, "the unrolled triangle grows as N^2: split larger squares (sqr_full)");
-  for (std::size_t i = 0; i < 2 * N; ++i) t[i] = 0;
+  // Row 0 stores its limbs (t[1..N]) instead of adding them, and every later row adds only into limbs an earlier
+  // row stored, so only t[0] and t[2N-1] (which no row writes) need zeroing.
+  t[0] = 0, t[2 * N - 1] = 0;
   __asm__ volatile(
       // Cross products: row i adds a[i] a[i+1..N) into t[2i+1 .. i+N) and stores its top limb at t[i+N].
       ".set .Lca_i, 0\n\t"
@@ -173,7 +174,9 @@ void sqr_full_unrolled(limb* t, const limb* a) {
       "mov 8*.Lca_i(%[a]), %%rdx\n\t"
       "xor %%eax, %%eax\n\t"
       "mulx 8*.Lca_i+8(%[a]), %%r10, %%r8\n\t"
+      ".if .Lca_i > 0\n\t"
       "adox 16*.Lca_i+8(%[t]), %%r10\n\t"
+      ".endif\n\t"
       "mov %%r10, 16*.Lca_i+8(%[t])\n\t"
       ".set .Lca_k, .Lca_i + 2\n\t"
       ".rept %c[N] - 2 - .Lca_i\n\t"
@@ -184,7 +187,9 @@ void sqr_full_unrolled(limb* t, const limb* a) {
       "mulx 8*.Lca_k(%[a]), %%r10, %%r8\n\t"
       "adcx %%r9, %%r10\n\t"
       ".endif\n\t"
+      ".if .Lca_i > 0\n\t"
       "adox 8*(.Lca_i+.Lca_k)(%[t]), %%r10\n\t"
+      ".endif\n\t"
       "mov %%r10, 8*(.Lca_i+.Lca_k)(%[t])\n\t"
       ".set .Lca_k, .Lca_k + 1\n\t"
       ".endr\n\t"
@@ -281,10 +286,30 @@ void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
   redc<N>(r, t, n, n0);
 }
 
+/// The mask of entry i is a 32-bit compare of i with index in all four lanes (both below 2^31), so it is all ones
+/// or zero; no branch or address depends on index.
+template <std::size_t N>
+void MulxMont::lookup(limb* r, const limb* table, std::size_t count, limb index) {
+  static_assert(N % 2 == 0);
+  __m128i acc[N / 2];
+  for (__m128i& a : acc) a = _mm_setzero_si128();
+  const __m128i want = _mm_set1_epi32(static_cast<int>(index));
+  const __m128i step = _mm_set1_epi32(1);
+  __m128i i32 = _mm_setzero_si128();
+  for (std::size_t i = 0; i < count; ++i) {
+    const __m128i mask = _mm_cmpeq_epi32(i32, want);
+    i32 = _mm_add_epi32(i32, step);
+    const __m128i* e = reinterpret_cast<const __m128i*>(table + i * N);
+    for (std::size_t j = 0; j < N / 2; ++j) acc[j] = _mm_or_si128(acc[j], _mm_and_si128(_mm_loadu_si128(e + j), mask));
+  }
+  for (std::size_t j = 0; j < N / 2; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(r) + j, acc[j]);
+}
+
 #define CRYPTACCEL_MULX_MONT_INSTANTIATE(N)                                                          \
   template void MulxMont::mul<N>(limb*, const limb*, const limb*, const limb*, limb);               \
   template void MulxMont::sqr<N>(limb*, const limb*, const limb*, limb);                         \
-  template void MulxMont::redc<N>(limb*, limb*, const limb*, limb);
+  template void MulxMont::redc<N>(limb*, limb*, const limb*, limb);                              \
+  template void MulxMont::lookup<N>(limb*, const limb*, std::size_t, limb);
 CRYPTACCEL_MULX_MONT_INSTANTIATE(4)
 CRYPTACCEL_MULX_MONT_INSTANTIATE(8)
 CRYPTACCEL_MULX_MONT_INSTANTIATE(12)

@@ -3,7 +3,8 @@
 // operands and on the edges of the carry chains: 0, 1, n - 1, R mod n, moduli whose limbs are all ones (n = 2^k - 1,
 // the largest N-limb modulus) or whose top limb is, and the smallest N-limb modulus 2^(64(N-1)) + 1. Products are
 // also chained (a Montgomery exponentiation with the kernels against BN_mod_exp), so that outputs feed inputs as in
-// RSA. Skipped, saying why, on a CPU without BMI2 and ADX; the host-Mont dispatcher's choice is checked too.
+// RSA. Skipped, saying why, on a CPU without BMI2 and ADX; the host-Mont dispatcher's choice is checked too, and the
+// SSE2 window-table lookup (MulxMont::lookup, any x86-64) against bn::ct_lookup.
 #include <gtest/gtest.h>
 #include <openssl/bn.h>
 
@@ -179,6 +180,24 @@ void check_exponentiation() {
   EXPECT_EQ(x, from_bn(want.get(), N));
 }
 
+/// The SSE2 window-table scan against bn::ct_lookup (the portable scan, itself checked in test_rsa_arith.cpp) for
+/// every index of a 32-entry table (mont_exp_ct's) and of a 3-entry one, with entries of random limbs.
+template <std::size_t N>
+void check_lookup() {
+  std::mt19937_64 rng(0x6c6b + N);
+  for (const std::size_t count : {std::size_t{32}, std::size_t{3}}) {
+    std::vector<limb> table(count * N);
+    for (limb& x : table) x = rng();
+    for (std::size_t i = 0; i < count; ++i) {
+      std::vector<limb> got(N, ~limb{0}), want(N);
+      MulxMont::lookup<N>(got.data(), table.data(), count, i);
+      bn::ct_lookup<N>(want.data(), table.data(), count, limb{i});
+      EXPECT_EQ(got, want) << "entry " << i << " of " << count;
+      EXPECT_EQ(got, std::vector<limb>(table.begin() + i * N, table.begin() + (i + 1) * N));
+    }
+  }
+}
+
 template <class T>
 class MulxMontTest : public ::testing::Test {};
 using LimbCounts =
@@ -198,6 +217,8 @@ TYPED_TEST(MulxMontTest, ExponentiationMatchesBnModExp) {
   SKIP_WITHOUT_MULX();
   check_exponentiation<TypeParam::value>();
 }
+
+TYPED_TEST(MulxMontTest, WindowLookupMatchesCtLookup) { check_lookup<TypeParam::value>(); }
 
 TEST(HostMont, PortableWhenAskedOrWithoutMulx) {
   const bool mulx = rsa::with_host_mont(false, [](auto ops) { return std::is_same_v<decltype(ops), MulxMont>; });
