@@ -124,7 +124,7 @@ bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x) {
 void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads) {
   std::vector<Scratch> scratch(items.size());
   // Blinding and the check run on the host's fastest Montgomery kernels, except around `ref` (host_mont.hpp).
-  const bool portable = engine.name() == "ref";
+  const bool portable = &engine == &engine::ref_engine();
   const auto blind_one = [&](std::size_t i) {
     with_host_mont(portable, [&](auto ops) {
       with_limbs(items[i].key->impl().pubi().mod.limbs,
