@@ -12,6 +12,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "algo/bignum.hpp"
 #include "algo/hd.hpp"
@@ -158,11 +160,20 @@ CA_HD W exponent_window(const W* e, std::size_t limbs, std::size_t pos, unsigned
 /// Window width of the fixed-window exponentiation (a table of 2^w powers).
 inline constexpr unsigned kExpWindow = 5;
 
+/// Whether Ops has a window-table lookup `Ops::lookup<N>(W* r, const W* table, size_t count, W index)`. (C++17
+/// detection, not a requires-expression: the CUDA translation units are compiled as C++17.)
+template <class Ops, std::size_t N, class W, class = void>
+struct HasLookup : std::false_type {};
+template <class Ops, std::size_t N, class W>
+struct HasLookup<Ops, N, W,
+                 std::void_t<decltype(Ops::template lookup<N>(std::declval<W*>(), std::declval<const W*>(),
+                                                              std::size_t{}, W{}))>> : std::true_type {};
+
 /// r = table[index] by Ops::lookup when Ops has one (the MULX kernels' SSE2 scan, src/cpu/mont_mulx.hpp), else by
 /// ct_lookup: the same contract (every entry read, no secret-dependent address).
 template <std::size_t N, class Ops, class W>
 CA_HD void ops_lookup(W* r, const W* table, std::size_t count, W index) {
-  if constexpr (requires { Ops::template lookup<N>(r, table, count, index); })
+  if constexpr (HasLookup<Ops, N, W>::value)
     Ops::template lookup<N>(r, table, count, index);
   else
     ct_lookup<N>(r, table, count, index);

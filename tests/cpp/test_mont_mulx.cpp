@@ -30,6 +30,10 @@ using cpu::MulxMont;
 using test::Bn;
 using test::Ctx;
 using test::CtxDel;
+
+// mont_exp_ct reads its window table through MulxMont's SSE2 lookup (ops_lookup), the portable code through ct_lookup.
+static_assert(bn::HasLookup<MulxMont, 16, limb>::value);
+static_assert(!bn::HasLookup<bn::PortableMont, 16, limb>::value);
 struct MontDel {
   void operator()(BN_MONT_CTX* m) const { BN_MONT_CTX_free(m); }
 };
