@@ -9,18 +9,14 @@
 namespace cryptaccel::cuda {
 
 bool rsa_fp64_supports(std::size_t words) {
-  return rsa_fp64_dispatch_words(words, [](auto) {});
+  return rsa_dispatch_variant_words(words, [](auto) {});
 }
 
 void rsa_emulate_fp64(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind) {
-  const bool built = rsa_fp64_dispatch_words(words, [&](auto W) {
-    constexpr std::size_t N = decltype(W)::value;
-    for (std::uint64_t j = a.count; j-- > 0;) {
-      if (kind == RsaExpKind::secret)
-        rsa_fp64_modexp_thread<N, RsaExpKind::secret>(a, j);
-      else
-        rsa_fp64_modexp_thread<N, RsaExpKind::public_e>(a, j);
-    }
+  const bool built = rsa_dispatch_variant_words(words, [&](auto W) {
+    rsa_emulate_jobs(a, kind, [&](auto K, std::uint64_t j) {
+      rsa_fp64_modexp_thread<decltype(W)::value, decltype(K)::value>(a, j);
+    });
   });
   if (!built) throw InvalidArgument("rsa: no fp64 GPU kernel for " + std::to_string(32 * words) + "-bit operands");
 }

@@ -22,19 +22,6 @@
 
 namespace cryptaccel::cuda {
 
-/// Calls f(std::integral_constant<size_t, N>) for a word count the fp64 variant is built for (16, 32, 48, 64: moduli
-/// of 512..2048 bits, i.e. RSA-1024/2048 and the CRT halves of RSA-2048/3072/4096) and returns true; false otherwise.
-template <class F>
-bool rsa_fp64_dispatch_words(std::size_t words, F&& f) {
-  switch (words) {
-    case 16: f(std::integral_constant<std::size_t, 16>{}); return true;
-    case 32: f(std::integral_constant<std::size_t, 32>{}); return true;
-    case 48: f(std::integral_constant<std::size_t, 48>{}); return true;
-    case 64: f(std::integral_constant<std::size_t, 64>{}); return true;
-    default: return false;
-  }
-}
-
 /// The product and square of the N-word fp64 kernel by default (the kernels pass non-inlined wrappers).
 template <std::size_t N>
 using RsaFp64Mont = algo::bn::fp64::Mont<algo::bn::fp64::Shape<N>::bits>;

@@ -27,16 +27,17 @@ void launch_rsa_modexp(const RsaModexpArgs& a, std::size_t words, RsaExpKind kin
   if (!rsa_kernel_supports(kernel, words))
     throw InvalidArgument("rsa: no " + std::string(rsa_kernel_name(kernel)) + " GPU kernel for " +
                           std::to_string(32 * words) + "-bit operands");
-  if (kernel == RsaKernel::fp64) return launch_rsa_modexp_fp64(a, words, kind, stream);
-  if (kernel == RsaKernel::group) return launch_rsa_modexp_group(a, words, kind, stream);
-  const auto s = static_cast<cudaStream_t>(stream);
-  const unsigned grid =
-      static_cast<unsigned>(std::min<std::uint64_t>((a.count + kRsaThreads - 1) / kRsaThreads, 1u << 30));
-  const bool built = rsa_dispatch_words(words, [&](auto W) {
-    launch_rsa_modexp_words<decltype(W)::value>(a, kind, grid, s);
-  });
-  if (!built) throw InvalidArgument("rsa: no GPU kernel for " + std::to_string(32 * words) + "-bit operands");
-  check(cudaGetLastError(), "RSA kernel launch");
+  if (kernel == RsaKernel::fp64) {
+    launch_rsa_modexp_fp64(a, words, kind, stream);
+  } else if (kernel == RsaKernel::group) {
+    launch_rsa_modexp_group(a, words, kind, stream);
+  } else {
+    const auto s = static_cast<cudaStream_t>(stream);
+    const unsigned grid =
+        static_cast<unsigned>(std::min<std::uint64_t>((a.count + kRsaThreads - 1) / kRsaThreads, 1u << 30));
+    rsa_dispatch_words(words, [&](auto W) { launch_rsa_modexp_words<decltype(W)::value>(a, kind, grid, s); });
+  }
+  check(cudaGetLastError(), "RSA kernel launch");  // one check for every variant's launch
 }
 
 }  // namespace cryptaccel::cuda

@@ -12,9 +12,11 @@ namespace cryptaccel::cuda {
 /// `words` (rsa_kernel_supports).
 void launch_rsa_modexp(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, RsaKernel kernel, void* stream);
 
-/// The fp64 variant (rsa_kernels_fp64.cu), for sizes where rsa_fp64_supports(words).
+/// The fp64 variant (rsa_kernels_fp64.cu), for sizes where rsa_fp64_supports(words). Queues the launch only:
+/// launch_rsa_modexp checks every variant's launch for errors.
 void launch_rsa_modexp_fp64(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, void* stream);
-/// The cooperative-group variant (rsa_kernels_group.cu), for sizes where rsa_group_supports(words).
+/// The cooperative-group variant (rsa_kernels_group.cu), for sizes where rsa_group_supports(words). Queues the
+/// launch only, as the fp64 one.
 void launch_rsa_modexp_group(const RsaModexpArgs& args, std::size_t words, RsaExpKind kind, void* stream);
 
 }  // namespace cryptaccel::cuda

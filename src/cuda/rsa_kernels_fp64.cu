@@ -43,7 +43,7 @@ void launch_rsa_modexp_fp64(const RsaModexpArgs& a, std::size_t words, RsaExpKin
   const auto s = static_cast<cudaStream_t>(stream);
   const unsigned grid =
       static_cast<unsigned>(std::min<std::uint64_t>((a.count + kRsaThreads - 1) / kRsaThreads, 1u << 30));
-  const bool built = rsa_fp64_dispatch_words(words, [&](auto W) {
+  const bool built = rsa_dispatch_variant_words(words, [&](auto W) {
     constexpr std::size_t N = decltype(W)::value;
     if (kind == RsaExpKind::secret)
       rsa_fp64_kernel<N, RsaExpKind::secret><<<grid, kRsaThreads, 0, s>>>(a);
@@ -51,8 +51,6 @@ void launch_rsa_modexp_fp64(const RsaModexpArgs& a, std::size_t words, RsaExpKin
       rsa_fp64_kernel<N, RsaExpKind::public_e><<<grid, kRsaThreads, 0, s>>>(a);
   });
   if (!built) throw InvalidArgument("rsa: no fp64 GPU kernel for " + std::to_string(32 * words) + "-bit operands");
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw Error(std::string("CUDA error in RSA fp64 kernel launch: ") + cudaGetErrorString(e));
 }
 
 }  // namespace cryptaccel::cuda

@@ -43,15 +43,8 @@ void launch(const RsaModexpArgs& a, RsaExpKind kind, cudaStream_t s) {
 void launch_rsa_modexp_group(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind, void* stream) {
   if (a.count == 0) return;
   const auto s = static_cast<cudaStream_t>(stream);
-  switch (words) {
-    case 16: launch<16>(a, kind, s); break;
-    case 32: launch<32>(a, kind, s); break;
-    case 48: launch<48>(a, kind, s); break;
-    case 64: launch<64>(a, kind, s); break;
-    default: throw InvalidArgument("rsa: no group GPU kernel for " + std::to_string(32 * words) + "-bit operands");
-  }
-  const cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) throw Error(std::string("CUDA error in RSA group kernel launch: ") + cudaGetErrorString(e));
+  const bool built = rsa_dispatch_variant_words(words, [&](auto W) { launch<decltype(W)::value>(a, kind, s); });
+  if (!built) throw InvalidArgument("rsa: no group GPU kernel for " + std::to_string(32 * words) + "-bit operands");
 }
 
 }  // namespace cryptaccel::cuda

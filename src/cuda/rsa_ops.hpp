@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "algo/montgomery.hpp"
 
@@ -71,19 +72,35 @@ inline RsaModexpArgs rsa_args(rsa_word* buffer, std::uint64_t count, std::uint64
   return a;
 }
 
-/// Calls f(std::integral_constant<size_t, N>) for a device word count N the kernels are built for (16, 32, 48, 64,
-/// 96, 128, 256: the CRT halves and full moduli of 1024..8192 bits) and returns true; false for any other count.
+/// Calls f(std::integral_constant<size_t, N>) for the N of Sizes equal to `words` and returns true; false when none is.
+template <std::size_t... Sizes, class F>
+bool rsa_dispatch_among(std::size_t words, F&& f) {
+  return ((words == Sizes ? (f(std::integral_constant<std::size_t, Sizes>{}), true) : false) || ...);
+}
+
+/// rsa_dispatch_among the word counts the thread kernels are built for (16, 32, 48, 64, 96, 128, 256: the CRT halves
+/// and full moduli of 1024..8192 bits).
 template <class F>
 bool rsa_dispatch_words(std::size_t words, F&& f) {
-  switch (words) {
-    case 16: f(std::integral_constant<std::size_t, 16>{}); return true;
-    case 32: f(std::integral_constant<std::size_t, 32>{}); return true;
-    case 48: f(std::integral_constant<std::size_t, 48>{}); return true;
-    case 64: f(std::integral_constant<std::size_t, 64>{}); return true;
-    case 96: f(std::integral_constant<std::size_t, 96>{}); return true;
-    case 128: f(std::integral_constant<std::size_t, 128>{}); return true;
-    case 256: f(std::integral_constant<std::size_t, 256>{}); return true;
-    default: return false;
+  return rsa_dispatch_among<16, 32, 48, 64, 96, 128, 256>(words, std::forward<F>(f));
+}
+
+/// rsa_dispatch_among the word counts the fp64 and group variants are built for (16, 32, 48, 64: moduli of
+/// 512..2048 bits, i.e. RSA-1024/2048 and the CRT halves of RSA-2048/3072/4096).
+template <class F>
+bool rsa_dispatch_variant_words(std::size_t words, F&& f) {
+  return rsa_dispatch_among<16, 32, 48, 64>(words, std::forward<F>(f));
+}
+
+/// The host emulation of one launch: body(kind as std::integral_constant<RsaExpKind, ...>, j) for every job j, in
+/// reverse order (as no GPU runs them: no job may read another's).
+template <class Body>
+void rsa_emulate_jobs(const RsaModexpArgs& a, RsaExpKind kind, Body&& body) {
+  for (std::uint64_t j = a.count; j-- > 0;) {
+    if (kind == RsaExpKind::secret)
+      body(std::integral_constant<RsaExpKind, RsaExpKind::secret>{}, j);
+    else
+      body(std::integral_constant<RsaExpKind, RsaExpKind::public_e>{}, j);
   }
 }
 

@@ -108,13 +108,9 @@ RsaModexpArgs rsa_launch_args(const RsaLaunch& launch, rsa_word* buffer) {
 void rsa_emulate(const RsaModexpArgs& a, std::size_t words, RsaExpKind kind) {
   check_rsa_words(words);
   rsa_dispatch_words(words, [&](auto W) {
-    constexpr std::size_t N = decltype(W)::value;
-    for (std::uint64_t j = a.count; j-- > 0;) {
-      if (kind == RsaExpKind::secret)
-        rsa_modexp_thread<N, RsaExpKind::secret>(a, j);
-      else
-        rsa_modexp_thread<N, RsaExpKind::public_e>(a, j);
-    }
+    rsa_emulate_jobs(a, kind, [&](auto K, std::uint64_t j) {
+      rsa_modexp_thread<decltype(W)::value, decltype(K)::value>(a, j);
+    });
   });
 }
 
