@@ -22,33 +22,77 @@ struct BnFree {
 };
 using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 
-/// New blinding factors from a fresh random r (OpenSSL's DRBG; inverse by its constant-time modular inverse):
-/// a = r^e R mod n, ai = r^-1 R mod n.
+/// x (N limbs) from a BIGNUM < n.
+template <std::size_t N>
+void limbs_from_bn(limb* x, const BIGNUM* b) {
+  std::uint8_t buf[8 * N];
+  BN_bn2binpad(b, buf, static_cast<int>(sizeof buf));
+  bn::from_bytes<N>(x, buf, sizeof buf);
+  secure_wipe(buf, sizeof buf);
+}
+
+/// Fills the key's pool with Blinding::kPool fresh random r (OpenSSL's DRBG, 0 < r < n) and their inverses, all in
+/// Montgomery form, at the price of one constant-time modular inverse (OpenSSL's): with prefix products
+/// P_i = r_0 ... r_i, inv = P_last^-1 gives r_i^-1 = inv P_(i-1) and then inv <- inv r_i, walking back. Every step
+/// is a constant-time Montgomery product; the inverse fails only when gcd(P_last, n) != 1 (a factor of n drawn:
+/// probability ~2^-1000), and then the pool is drawn again.
 template <std::size_t N, class Ops>
-void refresh_blinding(const PublicKey::Impl& pub, Blinding& b) {
+void refill_pool(const PublicKey::Impl& pub, Blinding& b) {
+  constexpr std::size_t K = Blinding::kPool;
   std::unique_ptr<BN_CTX, BnCtxFree> ctx(BN_CTX_secure_new());
   BnPtr n(BN_bin2bn(pub.n_be.data(), static_cast<int>(pub.n_be.size()), nullptr));
   BnPtr r(BN_secure_new()), inv;
   if (!ctx || !n || !r) throw Error("rsa: out of memory");
-  for (int attempt = 0; !inv; ++attempt) {
-    if (attempt == 8 || BN_priv_rand_range(r.get(), n.get()) != 1) throw Error("rsa: cannot draw a blinding factor");
-    if (BN_is_zero(r.get())) continue;
-    BN_set_flags(r.get(), BN_FLG_CONSTTIME);
-    inv.reset(BN_mod_inverse(nullptr, r.get(), n.get(), ctx.get()));  // fails only when gcd(r, n) != 1
-  }
-  std::uint8_t buf[8 * N];
   const bn::MontView m = pub.mod.view();
+  b.pool_r = Limbs(K * N), b.pool_ri = Limbs(K * N);
+  Limbs prefix(K * N);  // P_i R
   limb x[N];
-  BN_bn2binpad(r.get(), buf, static_cast<int>(sizeof buf));
-  bn::from_bytes<N>(x, buf, sizeof buf);
-  bn::to_mont<N, Ops>(x, x, m);
-  b.a = Limbs(N);
-  bn::mont_exp_public<N, Ops>(b.a.data(), x, pub.e.data(), N, m);
-  BN_bn2binpad(inv.get(), buf, static_cast<int>(sizeof buf));
-  bn::from_bytes<N>(x, buf, sizeof buf);
-  b.ai = Limbs(N);
-  bn::to_mont<N, Ops>(b.ai.data(), x, m);
-  secure_wipe(buf, sizeof buf), secure_wipe(x, sizeof x);
+  for (int attempt = 0; !inv; ++attempt) {
+    if (attempt == 4) throw Error("rsa: cannot draw blinding factors");
+    for (std::size_t i = 0; i < K; ++i) {
+      do {
+        if (BN_priv_rand_range(r.get(), n.get()) != 1) throw Error("rsa: cannot draw a blinding factor");
+      } while (BN_is_zero(r.get()));
+      limbs_from_bn<N>(x, r.get());
+      limb* ri = b.pool_r.data() + i * N;
+      bn::to_mont<N, Ops>(ri, x, m);
+      if (i == 0)
+        for (std::size_t j = 0; j < N; ++j) prefix.v[j] = ri[j];
+      else
+        Ops::template mul<N>(prefix.data() + i * N, prefix.data() + (i - 1) * N, ri, m.n, m.n0);
+    }
+    bn::from_mont<N, Ops>(x, prefix.data() + (K - 1) * N, m);
+    std::uint8_t buf[8 * N];
+    bn::to_bytes<N>(buf, sizeof buf, x);
+    const bool read = BN_bin2bn(buf, static_cast<int>(sizeof buf), r.get()) != nullptr;
+    secure_wipe(buf, sizeof buf);
+    if (!read) throw Error("rsa: out of memory");
+    BN_set_flags(r.get(), BN_FLG_CONSTTIME);
+    inv.reset(BN_mod_inverse(nullptr, r.get(), n.get(), ctx.get()));
+  }
+  limb acc[N];  // (r_0 ... r_i)^-1 R
+  limbs_from_bn<N>(x, inv.get());
+  bn::to_mont<N, Ops>(acc, x, m);
+  for (std::size_t i = K; i-- > 1;) {
+    Ops::template mul<N>(b.pool_ri.data() + i * N, acc, prefix.data() + (i - 1) * N, m.n, m.n0);  // r_i^-1 R
+    Ops::template mul<N>(acc, acc, b.pool_r.data() + i * N, m.n, m.n0);
+  }
+  for (std::size_t j = 0; j < N; ++j) b.pool_ri.v[j] = acc[j];
+  b.pool_left = K;
+  secure_wipe(x, sizeof x), secure_wipe(acc, sizeof acc);
+}
+
+/// New blinding factors from the pool's next r (refilled when empty): a = r^e R mod n, ai = r^-1 R mod n.
+template <std::size_t N, class Ops>
+void refresh_blinding(const PublicKey::Impl& pub, Blinding& b) {
+  if (b.pool_left == 0) refill_pool<N, Ops>(pub, b);
+  const std::size_t i = --b.pool_left;
+  limb* r = b.pool_r.data() + i * N;
+  limb* ri = b.pool_ri.data() + i * N;
+  b.a = Limbs(N), b.ai = Limbs(N);
+  bn::mont_exp_public<N, Ops>(b.a.data(), r, pub.e.data(), N, pub.mod.view());
+  for (std::size_t j = 0; j < N; ++j) b.ai.v[j] = ri[j];
+  secure_wipe(r, N * sizeof(limb)), secure_wipe(ri, N * sizeof(limb));
 }
 
 /// This operation's blinding pair (copies into a, ai); advances the key's pair (squares both) or refreshes it.

@@ -19,6 +19,7 @@
 
 #include "cryptaccel/rsa.hpp"
 #include "engine/engine.hpp"
+#include "rsa/key_impl.hpp"
 #include "rsa/padding.hpp"
 #include "rsa8192_key.hpp"
 #include "test_util.hpp"
@@ -321,6 +322,41 @@ TEST_P(RsaEngine, MixedKeyBatches) {
   EXPECT_EQ(br.failed, 1u);
   EXPECT_EQ(bad[0].status, JobStatus::invalid_argument);
   EXPECT_EQ(bad[1].status, JobStatus::ok);
+}
+
+// Every private operation draws its blinding pair from the key's pool of jointly inverted random values
+// (src/rsa/private_op.cpp): sign more than two pools' worth (kPool fresh values, each used kRefresh times) with one
+// fresh key, on two threads, so that refills and refreshes happen mid-batch; every signature must be OpenSSL's. A
+// wrong inverse in the pool would make the result check reject the operation (or, without it, the signature).
+TEST_P(RsaEngine, BlindingPoolRefillsStayCorrect) {
+  constexpr std::size_t kJobs = 2 * rsa::Blinding::kPool * rsa::Blinding::kRefresh + rsa::Blinding::kRefresh + 3;
+  std::mt19937_64 rng(7);
+  const Pkey pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", size_t{1024}), PkeyDel{});
+  const PrivateKey key = PrivateKey::from_pem(pem_of(pkey.get()));
+  std::vector<bytes> msgs, sigs;
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    msgs.push_back(test::random_bytes(rng, 32));
+    sigs.emplace_back(key.size());
+  }
+  std::vector<rsa::SignJob> jobs(kJobs);
+  for (std::size_t i = 0; i < kJobs; ++i) jobs[i] = rsa::SignJob{&key, msgs[i], sigs[i]};
+  rsa::SignOptions o;
+  o.prehashed = true;
+  BatchOptions batch{eng()};
+  batch.threads = 2;
+  const BatchReport r = rsa::sign_batch(jobs, o, batch);
+  EXPECT_EQ(r.succeeded, kJobs);
+  for (std::size_t i = 0; i < kJobs; ++i) {
+    bytes want(key.size());
+    std::size_t len = want.size();
+    const std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(EVP_PKEY_CTX_new(pkey.get(), nullptr),
+                                                                         &EVP_PKEY_CTX_free);
+    ASSERT_EQ(EVP_PKEY_sign_init(ctx.get()), 1);
+    ASSERT_EQ(EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING), 1);
+    ASSERT_EQ(EVP_PKEY_CTX_set_signature_md(ctx.get(), EVP_sha256()), 1);
+    ASSERT_EQ(EVP_PKEY_sign(ctx.get(), want.data(), &len, msgs[i].data(), msgs[i].size()), 1);
+    ASSERT_EQ(sigs[i], want) << "job " << i << ": " << jobs[i].error;
+  }
 }
 
 TEST_P(RsaEngine, Rsa8192Once) {
