@@ -88,9 +88,9 @@ inline void final_subtract(limb* r, const limb* t, limb top, const limb* n) {
 
 /// For i < N: m = t[i] n0, t[i..i+N) += m n, then that row's top limb and the running carry into t[i+N] with one
 /// ADC (the carry lives in r12 as 0 or all ones: NEG puts it into CF, SBB takes it back); the result is t[N..2N) and
-/// the carry, below 2n.
+/// the carry, below 2n. The limb counts that are not a multiple of 8 (4, 12) reduce this way; the others by blocks.
 template <std::size_t N>
-void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
+limb redc_rows(limb* t, const limb* n, limb n0) {
   limb* tp = t;
   limb* const tend = t + N;
   limb top;
@@ -113,7 +113,184 @@ void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
       : [t] "+r"(tp), [top] "=r"(top)
       : [n] "r"(n), [n0] "rm"(n0), [tend] "rm"(tend), [N] "i"(N)
       : "rax", "rdx", "r8", "r9", "r10", "r11", "r12", "cc", "memory");
-  final_subtract<N>(r, t + N, top, n);
+  return top;
+}
+
+/// Limbs of the buffer redc_blocks<N> works in: t (2N limbs), then per block of 8 reduction rows a scratch area that
+/// moves up 8 limbs with the block (see redc_blocks).
+template <std::size_t N>
+inline constexpr std::size_t kRedcBuffer = 3 * N + 12;
+
+/// REDC by blocks of 8 rows, for N a multiple of 8, with the running 8 limbs of t in registers. Block b (t advanced
+/// by 8b limbs, so that the block always works on t[0..N] and its scratch at t[2N..2N+20)) adds M n to t, M the
+/// block's 8 multipliers m_k (each making the lowest limb zero), one chunk of 8 limbs of n at a time:
+///   chunk 0:  window W = t[0..8) in r8..r15; for k < 8: m_k = W_0 n0 (stored at t[2N+k]), W += m_k n[0..8), the
+///             zero lowest limb drops out and the row's top limb enters on top (the register names rotate by one).
+///             W is then the 8-limb carry into t[8..16).
+///   chunk c:  W += t[8c..8c+8) + the previous chunk's carry (a count, 0..2, at t[2N+8]); then for k < 8 (m_k
+///             reloaded) W += m_k n[8c..8c+8), the lowest limb is final and stored at t[8c+k], the top enters.
+///   end:      t[N..N+8) = W + t[N..N+8) + the carries (the last chunk's and the previous block's, at t[2N+9]); its
+///             own carry out (0..2) goes to the next block's t[2N+9], which is this block's t[2N+17].
+/// A row, with m in RDX and CF = OF = 0 on entry: for j < 8 "mulx n[j], rax, rbx; adcx rax, W_j; adox rbx, W_j+1",
+/// the low halves on the CF chain, the high halves on the OF chain, except that n[7]'s high half is written straight
+/// into the freed W_0 register, which becomes the top: W_0 = hi + OF + CF (rcx is zero). The 9-limb row sum
+/// W + m n[..] < 2^576 fits, so both chains end with their flag clear. Scratch per block: t[2N..2N+8) the m_k,
+/// t[2N+8] the chunk carry, t[2N+9] the carry in from the previous block, t[2N+10] n0, t[2N+11] the blocks left;
+/// each block copies the last three 8 limbs up for the next. Registers: rdi t, rsi n, rdx m, rax/rbx the product,
+/// rcx zero, r8..r15 the window. Returns the top carry (t[N..2N) + top 2^(128N) < 2n).
+template <std::size_t N>
+limb redc_blocks(limb* t, const limb* n, limb n0) {
+  static_assert(N % 8 == 0);
+  t[2 * N + 9] = 0;
+  t[2 * N + 10] = n0;
+  t[2 * N + 11] = N / 8;
+  limb* tp = t;
+  __asm__ volatile(
+      // One row k of chunk c on the window w0..w7 (see above).
+      ".macro ca_rrow w0, w1, w2, w3, w4, w5, w6, w7, c, k\n\t"
+      ".if \\c == 0\n\t"
+      "mov %%rdx, 8*(2*%c[N]+\\k)(%[t])\n\t"
+      ".else\n\t"
+      "mov 8*(2*%c[N]+\\k)(%[t]), %%rdx\n\t"
+      ".endif\n\t"
+      "mulx 64*\\c(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w0\n\t"
+      "adox %%rbx, \\w1\n\t"
+      ".if \\c > 0\n\t"
+      "mov \\w0, 64*\\c+8*\\k(%[t])\n\t"
+      ".endif\n\t"
+      "mulx 64*\\c+8(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w1\n\t"
+      "adox %%rbx, \\w2\n\t"
+      "mulx 64*\\c+16(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w2\n\t"
+      "adox %%rbx, \\w3\n\t"
+      "mulx 64*\\c+24(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w3\n\t"
+      "adox %%rbx, \\w4\n\t"
+      "mulx 64*\\c+32(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w4\n\t"
+      "adox %%rbx, \\w5\n\t"
+      "mulx 64*\\c+40(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w5\n\t"
+      "adox %%rbx, \\w6\n\t"
+      "mulx 64*\\c+48(%[n]), %%rax, %%rbx\n\t"
+      "adcx %%rax, \\w6\n\t"
+      "adox %%rbx, \\w7\n\t"
+      "mulx 64*\\c+56(%[n]), %%rax, \\w0\n\t"
+      "adcx %%rax, \\w7\n\t"
+      "adox %%rcx, \\w0\n\t"
+      "adcx %%rcx, \\w0\n\t"
+      ".if \\c == 0 && \\k < 7\n\t"  // the next m from the new lowest limb; IMUL spoils the flags, XOR clears them
+      "mov \\w1, %%rdx\n\t"
+      "imul 8*(2*%c[N]+10)(%[t]), %%rdx\n\t"
+      "xor %%ecx, %%ecx\n\t"
+      ".endif\n\t"
+      ".endm\n\t"
+      // The 8 rows of chunk c: the window's names rotate by one per row and are back in place after 8.
+      ".macro ca_rchunk c\n\t"
+      "ca_rrow %%r8, %%r9, %%r10, %%r11, %%r12, %%r13, %%r14, %%r15, \\c, 0\n\t"
+      "ca_rrow %%r9, %%r10, %%r11, %%r12, %%r13, %%r14, %%r15, %%r8, \\c, 1\n\t"
+      "ca_rrow %%r10, %%r11, %%r12, %%r13, %%r14, %%r15, %%r8, %%r9, \\c, 2\n\t"
+      "ca_rrow %%r11, %%r12, %%r13, %%r14, %%r15, %%r8, %%r9, %%r10, \\c, 3\n\t"
+      "ca_rrow %%r12, %%r13, %%r14, %%r15, %%r8, %%r9, %%r10, %%r11, \\c, 4\n\t"
+      "ca_rrow %%r13, %%r14, %%r15, %%r8, %%r9, %%r10, %%r11, %%r12, \\c, 5\n\t"
+      "ca_rrow %%r14, %%r15, %%r8, %%r9, %%r10, %%r11, %%r12, %%r13, \\c, 6\n\t"
+      "ca_rrow %%r15, %%r8, %%r9, %%r10, %%r11, %%r12, %%r13, %%r14, \\c, 7\n\t"
+      ".endm\n\t"
+      // W += t[8c..8c+8) + cin (a register) at limb 0: t on the CF chain, cin on the OF chain; STORE 1 writes W
+      // back to t[8c..8c+8). Leaves the carry out (CF + OF, 0..2) in rdx and both flags clear.
+      ".macro ca_radd c, cin, store\n\t"
+      "xor %%ecx, %%ecx\n\t"
+      "adcx 64*\\c+0(%[t]), %%r8\n\t"
+      "adox \\cin, %%r8\n\t"
+      ".if \\store\n\tmov %%r8, 64*\\c+0(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+8(%[t]), %%r9\n\t"
+      "adox %%rcx, %%r9\n\t"
+      ".if \\store\n\tmov %%r9, 64*\\c+8(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+16(%[t]), %%r10\n\t"
+      "adox %%rcx, %%r10\n\t"
+      ".if \\store\n\tmov %%r10, 64*\\c+16(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+24(%[t]), %%r11\n\t"
+      "adox %%rcx, %%r11\n\t"
+      ".if \\store\n\tmov %%r11, 64*\\c+24(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+32(%[t]), %%r12\n\t"
+      "adox %%rcx, %%r12\n\t"
+      ".if \\store\n\tmov %%r12, 64*\\c+32(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+40(%[t]), %%r13\n\t"
+      "adox %%rcx, %%r13\n\t"
+      ".if \\store\n\tmov %%r13, 64*\\c+40(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+48(%[t]), %%r14\n\t"
+      "adox %%rcx, %%r14\n\t"
+      ".if \\store\n\tmov %%r14, 64*\\c+48(%[t])\n\t.endif\n\t"
+      "adcx 64*\\c+56(%[t]), %%r15\n\t"
+      "adox %%rcx, %%r15\n\t"
+      ".if \\store\n\tmov %%r15, 64*\\c+56(%[t])\n\t.endif\n\t"
+      "mov $0, %%edx\n\t"
+      "adcx %%rcx, %%rdx\n\t"
+      "adox %%rcx, %%rdx\n\t"
+      ".endm\n\t"
+      "1:\n\t"
+      "mov (%[t]), %%r8\n\t"
+      "mov 8(%[t]), %%r9\n\t"
+      "mov 16(%[t]), %%r10\n\t"
+      "mov 24(%[t]), %%r11\n\t"
+      "mov 32(%[t]), %%r12\n\t"
+      "mov 40(%[t]), %%r13\n\t"
+      "mov 48(%[t]), %%r14\n\t"
+      "mov 56(%[t]), %%r15\n\t"
+      "mov %%r8, %%rdx\n\t"
+      "imul 8*(2*%c[N]+10)(%[t]), %%rdx\n\t"
+      "xor %%ecx, %%ecx\n\t"
+      "ca_rchunk 0\n\t"
+      ".set .Lca_c, 1\n\t"
+      ".rept %c[N] / 8 - 1\n\t"
+      ".if .Lca_c == 1\n\t"
+      "ca_radd .Lca_c, %%rcx, 0\n\t"  // no carry from chunk 0 (rcx: zero)
+      ".else\n\t"
+      "mov 8*(2*%c[N]+8)(%[t]), %%rdx\n\t"
+      "ca_radd .Lca_c, %%rdx, 0\n\t"
+      ".endif\n\t"
+      "mov %%rdx, 8*(2*%c[N]+8)(%[t])\n\t"
+      "ca_rchunk .Lca_c\n\t"
+      ".set .Lca_c, .Lca_c + 1\n\t"
+      ".endr\n\t"
+      // t[N..N+8) += W + the carries; the carry out, n0 and the blocks left move up with the block.
+      "mov 8*(2*%c[N]+9)(%[t]), %%rdx\n\t"
+      ".if %c[N] > 8\n\t"
+      "add 8*(2*%c[N]+8)(%[t]), %%rdx\n\t"
+      ".endif\n\t"
+      "ca_radd (%c[N]/8), %%rdx, 1\n\t"
+      "mov %%rdx, 8*(2*%c[N]+17)(%[t])\n\t"
+      "mov 8*(2*%c[N]+10)(%[t]), %%rdx\n\t"
+      "mov %%rdx, 8*(2*%c[N]+18)(%[t])\n\t"
+      "mov 8*(2*%c[N]+11)(%[t]), %%rdx\n\t"
+      "sub $1, %%rdx\n\t"
+      "mov %%rdx, 8*(2*%c[N]+19)(%[t])\n\t"
+      "lea 64(%[t]), %[t]\n\t"
+      "jnz 1b\n\t"
+      ".purgem ca_rrow\n\t"
+      ".purgem ca_rchunk\n\t"
+      ".purgem ca_radd\n\t"
+      : [t] "+D"(tp)
+      : [n] "S"(n), [N] "i"(N)
+      : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc", "memory");
+  return tp[2 * N + 9];
+}
+
+/// REDC of t (2N limbs, overwritten) into r: by blocks when N is a multiple of 8 (t copied into a buffer with the
+/// blocks' scratch), else by rows.
+template <std::size_t N>
+void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
+  if constexpr (N % 8 == 0) {
+    limb buf[kRedcBuffer<N>];
+    for (std::size_t i = 0; i < 2 * N; ++i) buf[i] = t[i];
+    const limb top = redc_blocks<N>(buf, n, n0);
+    final_subtract<N>(r, buf + N, top, n);
+  } else {
+    const limb top = redc_rows<N>(t, n, n0);
+    final_subtract<N>(r, t + N, top, n);
+  }
 }
 
 bool mulx_adx_available() {
@@ -281,9 +458,16 @@ void sqr_full(limb* t, const limb* a) {
 
 template <std::size_t N>
 void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
-  limb t[2 * N];
-  sqr_full<N>(t, a);
-  redc<N>(r, t, n, n0);
+  if constexpr (N % 8 == 0) {
+    limb t[kRedcBuffer<N>];
+    sqr_full<N>(t, a);
+    const limb top = redc_blocks<N>(t, n, n0);
+    final_subtract<N>(r, t + N, top, n);
+  } else {
+    limb t[2 * N];
+    sqr_full<N>(t, a);
+    redc<N>(r, t, n, n0);
+  }
 }
 
 /// The mask of entry i is a 32-bit compare of i with index in all four lanes (both below 2^31), so it is all ones
