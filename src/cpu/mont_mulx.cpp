@@ -116,14 +116,17 @@ limb redc_rows(limb* t, const limb* n, limb n0) {
   return top;
 }
 
-/// Limbs of the buffer redc_blocks<N> works in: t (2N limbs), then per block of 8 reduction rows a scratch area that
-/// moves up 8 limbs with the block (see redc_blocks).
+/// Limbs of the buffer blocks<N> works in: t (2N limbs), then per block of 8 rows a scratch area that moves up 8
+/// limbs with the block (see blocks).
 template <std::size_t N>
-inline constexpr std::size_t kRedcBuffer = 3 * N + 12;
+inline constexpr std::size_t kRedcBuffer = 3 * N + 13;
 
-/// REDC by blocks of 8 rows, for N a multiple of 8, with the running 8 limbs of t in registers. Block b (t advanced
-/// by 8b limbs, so that the block always works on t[0..N] and its scratch at t[2N..2N+20)) adds M n to t, M the
-/// block's 8 multipliers m_k (each making the lowest limb zero), one chunk of 8 limbs of n at a time:
+/// t += M v by blocks of 8 rows, for N a multiple of 8, with the running 8 limbs of t in registers, where M has N limbs
+/// taken 8 at a time: kRedc (REDC, v = n, x = n0) the multipliers m_k = t[k] n0 that make t's low limbs zero, else
+/// (the product t = a b of a zeroed t, v = a, x = the address of b) the limbs of b. Block b (t advanced by 8b limbs,
+/// so that the block always works on t[0..N] and its scratch at t[2N..2N+21)) adds its 8 multipliers times v to t,
+/// one chunk of 8 limbs of v at a time (below for REDC; the product loads b's 8 limbs at the block start and runs
+/// chunk 0 like the others):
 ///   chunk 0:  window W = t[0..8) in r8..r15; for k < 8: m_k = W_0 n0 (stored at t[2N+k]), W += m_k n[0..8), the
 ///             zero lowest limb drops out and the row's top limb enters on top (the register names rotate by one).
 ///             W is then the 8-limb carry into t[8..16).
@@ -135,20 +138,22 @@ inline constexpr std::size_t kRedcBuffer = 3 * N + 12;
 /// the low halves on the CF chain, the high halves on the OF chain, except that n[7]'s high half is written straight
 /// into the freed W_0 register, which becomes the top: W_0 = hi + OF + CF (rcx is zero). The 9-limb row sum
 /// W + m n[..] < 2^576 fits, so both chains end with their flag clear. Scratch per block: t[2N..2N+8) the m_k,
-/// t[2N+8] the chunk carry, t[2N+9] the carry in from the previous block, t[2N+10] n0, t[2N+11] the blocks left;
-/// each block copies the last three 8 limbs up for the next. Registers: rdi t, rsi n, rdx m, rax/rbx the product,
-/// rcx zero, r8..r15 the window. Returns the top carry (t[N..2N) + top 2^(128N) < 2n).
-template <std::size_t N>
-limb redc_blocks(limb* t, const limb* n, limb n0) {
+/// t[2N+8] the chunk carry, t[2N+9] the carry in from the previous block, t[2N+10] n0, t[2N+11] the blocks left,
+/// t[2N+12] the product's next limbs of b; each block copies the last four 8 limbs up for the next. Registers: rdi t,
+/// rsi v, rdx m, rax/rbx the product, rcx zero, r8..r15 the window. Returns the top carry (REDC: t[N..2N) + top
+/// 2^(128N) < 2n; the product: 0).
+template <std::size_t N, bool kRedc>
+limb blocks(limb* t, const limb* n, limb x) {
   static_assert(N % 8 == 0);
   t[2 * N + 9] = 0;
-  t[2 * N + 10] = n0;
+  t[2 * N + 10] = x;
   t[2 * N + 11] = N / 8;
+  t[2 * N + 12] = x;
   limb* tp = t;
   __asm__ volatile(
       // One row k of chunk c on the window w0..w7 (see above).
       ".macro ca_rrow w0, w1, w2, w3, w4, w5, w6, w7, c, k\n\t"
-      ".if \\c == 0\n\t"
+      ".if \\c == 0 && %c[redc]\n\t"
       "mov %%rdx, 8*(2*%c[N]+\\k)(%[t])\n\t"
       ".else\n\t"
       "mov 8*(2*%c[N]+\\k)(%[t]), %%rdx\n\t"
@@ -156,7 +161,7 @@ limb redc_blocks(limb* t, const limb* n, limb n0) {
       "mulx 64*\\c(%[n]), %%rax, %%rbx\n\t"
       "adcx %%rax, \\w0\n\t"
       "adox %%rbx, \\w1\n\t"
-      ".if \\c > 0\n\t"
+      ".if \\c > 0 || %c[redc] == 0\n\t"
       "mov \\w0, 64*\\c+8*\\k(%[t])\n\t"
       ".endif\n\t"
       "mulx 64*\\c+8(%[n]), %%rax, %%rbx\n\t"
@@ -181,7 +186,7 @@ limb redc_blocks(limb* t, const limb* n, limb n0) {
       "adcx %%rax, \\w7\n\t"
       "adox %%rcx, \\w0\n\t"
       "adcx %%rcx, \\w0\n\t"
-      ".if \\c == 0 && \\k < 7\n\t"  // the next m from the new lowest limb; IMUL spoils the flags, XOR clears them
+      ".if \\c == 0 && %c[redc] && \\k < 7\n\t"  // the next m from the new lowest limb; IMUL spoils the flags, XOR clears them
       "mov \\w1, %%rdx\n\t"
       "imul 8*(2*%c[N]+10)(%[t]), %%rdx\n\t"
       "xor %%ecx, %%ecx\n\t"
@@ -239,8 +244,20 @@ limb redc_blocks(limb* t, const limb* n, limb n0) {
       "mov 40(%[t]), %%r13\n\t"
       "mov 48(%[t]), %%r14\n\t"
       "mov 56(%[t]), %%r15\n\t"
+      ".if %c[redc]\n\t"
       "mov %%r8, %%rdx\n\t"
       "imul 8*(2*%c[N]+10)(%[t]), %%rdx\n\t"
+      ".else\n\t"  // the product: b's next 8 limbs become the multipliers
+      "mov 8*(2*%c[N]+12)(%[t]), %%rdx\n\t"
+      ".set .Lca_k, 0\n\t"
+      ".rept 8\n\t"
+      "mov 8*.Lca_k(%%rdx), %%rax\n\t"
+      "mov %%rax, 8*(2*%c[N]+.Lca_k)(%[t])\n\t"
+      ".set .Lca_k, .Lca_k + 1\n\t"
+      ".endr\n\t"
+      "lea 64(%%rdx), %%rdx\n\t"
+      "mov %%rdx, 8*(2*%c[N]+20)(%[t])\n\t"
+      ".endif\n\t"
       "xor %%ecx, %%ecx\n\t"
       "ca_rchunk 0\n\t"
       ".set .Lca_c, 1\n\t"
@@ -273,7 +290,7 @@ limb redc_blocks(limb* t, const limb* n, limb n0) {
       ".purgem ca_rchunk\n\t"
       ".purgem ca_radd\n\t"
       : [t] "+D"(tp)
-      : [n] "S"(n), [N] "i"(N)
+      : [n] "S"(n), [N] "i"(N), [redc] "i"(kRedc ? 1 : 0)
       : "rax", "rbx", "rcx", "rdx", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "cc", "memory");
   return tp[2 * N + 9];
 }
@@ -285,7 +302,7 @@ void MulxMont::redc(limb* r, limb* t, const limb* n, limb n0) {
   if constexpr (N % 8 == 0) {
     limb buf[kRedcBuffer<N>];
     for (std::size_t i = 0; i < 2 * N; ++i) buf[i] = t[i];
-    const limb top = redc_blocks<N>(buf, n, n0);
+    const limb top = blocks<N, true>(buf, n, n0);
     final_subtract<N>(r, buf + N, top, n);
   } else {
     const limb top = redc_rows<N>(t, n, n0);
@@ -301,6 +318,14 @@ bool mulx_adx_available() {
 template <std::size_t N>
 void MulxMont::mul(limb* r, const limb* a, const limb* b, const limb* n, limb n0) {
   static_assert(N >= 4 && N % 2 == 0);
+  if constexpr (N % 8 == 0) {  // the product by blocks, then REDC by blocks (t never leaves registers for long)
+    limb t[kRedcBuffer<N>];
+    for (std::size_t i = 0; i < 2 * N; ++i) t[i] = 0;
+    blocks<N, false>(t, a, reinterpret_cast<limb>(b));
+    const limb top = blocks<N, true>(t, n, n0);
+    final_subtract<N>(r, t + N, top, n);
+    return;
+  }
   // CIOS with t = t[0..N) in memory, t[N] in r12 and t[N + 1] (0 or 1 within an iteration) in r13; t < 2n between
   // iterations, so t[N] <= 1 there.
   limb t[N] = {};
@@ -461,7 +486,7 @@ void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
   if constexpr (N % 8 == 0) {
     limb t[kRedcBuffer<N>];
     sqr_full<N>(t, a);
-    const limb top = redc_blocks<N>(t, n, n0);
+    const limb top = blocks<N, true>(t, n, n0);
     final_subtract<N>(r, t + N, top, n);
   } else {
     limb t[2 * N];
