@@ -12,7 +12,7 @@
 // limbs. The two high registers alternate (r8/r9) so that each high half lives until the next limb adds it.
 #include "cpu/mont_mulx.hpp"
 
-#include <emmintrin.h>
+#include <immintrin.h>
 
 #include "cpu/cpu_features.hpp"
 
@@ -495,10 +495,12 @@ void MulxMont::sqr(limb* r, const limb* a, const limb* n, limb n0) {
   }
 }
 
-/// The mask of entry i is a 32-bit compare of i with index in all four lanes (both below 2^31), so it is all ones
-/// or zero; no branch or address depends on index.
+namespace {
+
+/// The lookup with SSE2 (x86-64 baseline): the mask of entry i is a 32-bit compare of i with index in all four lanes
+/// (both below 2^31), so it is all ones or zero; no branch or address depends on index.
 template <std::size_t N>
-void MulxMont::lookup(limb* r, const limb* table, std::size_t count, limb index) {
+void lookup_sse2(limb* r, const limb* table, std::size_t count, limb index) {
   static_assert(N % 2 == 0);
   __m128i acc[N / 2];
   for (__m128i& a : acc) a = _mm_setzero_si128();
@@ -512,6 +514,37 @@ void MulxMont::lookup(limb* r, const limb* table, std::size_t count, limb index)
     for (std::size_t j = 0; j < N / 2; ++j) acc[j] = _mm_or_si128(acc[j], _mm_and_si128(_mm_loadu_si128(e + j), mask));
   }
   for (std::size_t j = 0; j < N / 2; ++j) _mm_storeu_si128(reinterpret_cast<__m128i*>(r) + j, acc[j]);
+}
+
+/// The same with AVX2, four limbs per instruction: half the instructions of the SSE2 scan, which was front-end bound
+/// on Zen 1 (~4 instructions per cycle).
+template <std::size_t N>
+__attribute__((target("avx2"))) void lookup_avx2(limb* r, const limb* table, std::size_t count, limb index) {
+  static_assert(N % 4 == 0);
+  __m256i acc[N / 4];
+  for (__m256i& a : acc) a = _mm256_setzero_si256();
+  const __m256i want = _mm256_set1_epi32(static_cast<int>(index));
+  const __m256i step = _mm256_set1_epi32(1);
+  __m256i i32 = _mm256_setzero_si256();
+  for (std::size_t i = 0; i < count; ++i) {
+    const __m256i mask = _mm256_cmpeq_epi32(i32, want);
+    i32 = _mm256_add_epi32(i32, step);
+    const __m256i* e = reinterpret_cast<const __m256i*>(table + i * N);
+    for (std::size_t j = 0; j < N / 4; ++j)
+      acc[j] = _mm256_or_si256(acc[j], _mm256_and_si256(_mm256_loadu_si256(e + j), mask));
+  }
+  for (std::size_t j = 0; j < N / 4; ++j) _mm256_storeu_si256(reinterpret_cast<__m256i*>(r) + j, acc[j]);
+}
+
+}  // namespace
+
+/// AVX2 when the CPU has it (after CRYPTACCEL_CPU_MASK), else SSE2; the choice depends on the CPU only.
+template <std::size_t N>
+void MulxMont::lookup(limb* r, const limb* table, std::size_t count, limb index) {
+  if (cpu_features().avx2)
+    lookup_avx2<N>(r, table, count, index);
+  else
+    lookup_sse2<N>(r, table, count, index);
 }
 
 #define CRYPTACCEL_MULX_MONT_INSTANTIATE(N)                                                          \
