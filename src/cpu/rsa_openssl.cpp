@@ -3,9 +3,8 @@
 
 #include <openssl/bn.h>
 
-#include <bit>
-
 #include "cpu/mont_mulx.hpp"
+#include "rsa/bn_limbs.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/host_ops.hpp"
 
@@ -26,24 +25,8 @@ BN_CTX* thread_ctx() {
   return ctx.get();
 }
 
-// Limbs are little-endian 64-bit words, so on a little-endian host their bytes are the number's little-endian bytes:
-// BN_lebin2bn / BN_bn2lebinpad convert without a byte-reversed copy.
-static_assert(std::endian::native == std::endian::little);
-
-/// A BIGNUM from limbs (flagged constant time when secret), wiped when freed.
-BIGNUM* bn_from_limbs(const limb* v, std::size_t limbs, bool secret) {
-  BIGNUM* b = secret ? BN_secure_new() : BN_new();
-  if (!b || !BN_lebin2bn(reinterpret_cast<const unsigned char*>(v), static_cast<int>(8 * limbs), b))
-    throw Error("rsa: out of memory");
-  if (secret) BN_set_flags(b, BN_FLG_CONSTTIME);
-  return b;
-}
-
-/// A BIGNUM's value into `limbs` limbs (it must fit).
-void bn_to_limbs(const BIGNUM* b, limb* v, std::size_t limbs) {
-  if (BN_bn2lebinpad(b, reinterpret_cast<unsigned char*>(v), static_cast<int>(8 * limbs)) < 0)
-    throw Error("rsa: result out of range");
-}
+using rsa::bn_from_limbs;
+using rsa::bn_to_limbs;
 
 /// OpenSSL's view of one modulus and exponent: the numbers and the Montgomery context.
 struct ExpState {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/thread_pool.hpp"
+#include "rsa/bn_limbs.hpp"
 #include "rsa/ct_declassify.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/raw_ops.hpp"
@@ -22,15 +23,6 @@ struct BnFree {
 };
 using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 
-/// x (N limbs) from a BIGNUM < n.
-template <std::size_t N>
-void limbs_from_bn(limb* x, const BIGNUM* b) {
-  std::uint8_t buf[8 * N];
-  BN_bn2binpad(b, buf, static_cast<int>(sizeof buf));
-  bn::from_bytes<N>(x, buf, sizeof buf);
-  secure_wipe(buf, sizeof buf);
-}
-
 /// Fills the key's pool with Blinding::kPool fresh random r (OpenSSL's DRBG, 0 < r < n) and their inverses, all in
 /// Montgomery form, at the price of one constant-time modular inverse (OpenSSL's): with prefix products
 /// P_i = r_0 ... r_i, inv = P_last^-1 gives r_i^-1 = inv P_(i-1) and then inv <- inv r_i, walking back. Every step
@@ -40,9 +32,10 @@ template <std::size_t N, class Ops>
 void refill_pool(const PublicKey::Impl& pub, Blinding& b) {
   constexpr std::size_t K = Blinding::kPool;
   std::unique_ptr<BN_CTX, BnCtxFree> ctx(BN_CTX_secure_new());
-  BnPtr n(BN_bin2bn(pub.n_be.data(), static_cast<int>(pub.n_be.size()), nullptr));
+  if (!ctx) throw Error("rsa: out of memory");
+  const BnPtr n(bn_from_limbs(pub.mod.n.data(), N, false));
   BnPtr r(BN_secure_new()), inv;
-  if (!ctx || !n || !r) throw Error("rsa: out of memory");
+  if (!r) throw Error("rsa: out of memory");
   const bn::MontView m = pub.mod.view();
   b.pool_r = Limbs(K * N), b.pool_ri = Limbs(K * N);
   Limbs prefix(K * N);  // P_i R
@@ -53,7 +46,7 @@ void refill_pool(const PublicKey::Impl& pub, Blinding& b) {
       do {
         if (BN_priv_rand_range(r.get(), n.get()) != 1) throw Error("rsa: cannot draw a blinding factor");
       } while (BN_is_zero(r.get()));
-      limbs_from_bn<N>(x, r.get());
+      bn_to_limbs(r.get(), x, N);
       limb* ri = b.pool_r.data() + i * N;
       bn::to_mont<N, Ops>(ri, x, m);
       if (i == 0)
@@ -62,16 +55,11 @@ void refill_pool(const PublicKey::Impl& pub, Blinding& b) {
         Ops::template mul<N>(prefix.data() + i * N, prefix.data() + (i - 1) * N, ri, m.n, m.n0);
     }
     bn::from_mont<N, Ops>(x, prefix.data() + (K - 1) * N, m);
-    std::uint8_t buf[8 * N];
-    bn::to_bytes<N>(buf, sizeof buf, x);
-    const bool read = BN_bin2bn(buf, static_cast<int>(sizeof buf), r.get()) != nullptr;
-    secure_wipe(buf, sizeof buf);
-    if (!read) throw Error("rsa: out of memory");
-    BN_set_flags(r.get(), BN_FLG_CONSTTIME);
-    inv.reset(BN_mod_inverse(nullptr, r.get(), n.get(), ctx.get()));
+    const BnPtr product(bn_from_limbs(x, N, true));
+    inv.reset(BN_mod_inverse(nullptr, product.get(), n.get(), ctx.get()));
   }
   limb acc[N];  // (r_0 ... r_i)^-1 R
-  limbs_from_bn<N>(x, inv.get());
+  bn_to_limbs(inv.get(), x, N);
   bn::to_mont<N, Ops>(acc, x, m);
   for (std::size_t i = K; i-- > 1;) {
     Ops::template mul<N>(b.pool_ri.data() + i * N, acc, prefix.data() + (i - 1) * N, m.n, m.n0);  // r_i^-1 R
