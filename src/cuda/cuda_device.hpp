@@ -47,8 +47,6 @@ class CudaDevice final : public Device {
   int index() const { return index_; }
   int sm_count() const { return sm_count_; }
   const std::string& name() const { return name_; }
-  /// Held by callers for a whole batch: one batch at a time per device.
-  std::mutex& mutex() { return mutex_; }
 
  private:
   struct PinnedBlock {
@@ -67,7 +65,6 @@ class CudaDevice final : public Device {
   std::string name_;
   std::vector<Stream> streams_;
   algo::Gf128* alpha_pow_ = nullptr;
-  std::mutex mutex_;
   std::mutex pinned_mutex_;
   std::vector<PinnedBlock> pinned_;
 };

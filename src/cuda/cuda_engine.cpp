@@ -1,14 +1,18 @@
-// The cuda engines: host-resident batches go through the pipelined executor (src/cuda/executor.cpp) on the current
-// CUDA device, one batch at a time per device. Large GPU batches are where this engine wins; `auto` prefers it only
-// when a device is present (src/engine/registry.cpp).
+// The cuda engines: host-resident batches go through the pipelined executor (src/cuda/executor.cpp), one batch at a
+// time per device; a batch large enough is spread over every visible device (src/cuda/multi_device.hpp), the calling
+// thread's current device first. Large GPU batches are where this engine wins; `auto` prefers it only when a device
+// is present (src/engine/registry.cpp).
 #include "cuda/cuda_engine.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "cuda/cuda_device.hpp"
 #include "cuda/executor.hpp"
+#include "cuda/multi_device.hpp"
 #include "cuda/rsa_executor.hpp"
 #include "cuda/rsa_jobs.hpp"
 #include "cuda/shacrypt_gpu.hpp"
@@ -28,6 +32,17 @@ ExecOptions exec_options(CipherImpl impl, std::size_t xts_unit) {
   return o;
 }
 
+/// The devices a batch may use, in order (multi_device.hpp's device_order over CRYPTACCEL_CUDA_DEVICES).
+std::vector<int> batch_device_indices() {
+  return device_order(device_query().count, current_device(), std::getenv("CRYPTACCEL_CUDA_DEVICES"));
+}
+
+std::vector<Device*> batch_devices() {
+  std::vector<Device*> devices;
+  for (int d : batch_device_indices()) devices.push_back(&cuda_device(d));
+  return devices;
+}
+
 class CudaEngine final : public engine::Engine {
  public:
   CudaEngine(std::string_view name, std::string_view description, CipherImpl aes)
@@ -40,27 +55,21 @@ class CudaEngine final : public engine::Engine {
   bool runs_on_host_threads() const override { return false; }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
     ExecOptions o = exec_options(aes_, options.xts_unit);
     o.host_threads = options.threads;
-    run_cipher_batch(dev, spec, dir, jobs, o);
+    run_cipher_batch(batch_devices(), spec, dir, jobs, o);
   }
 
   bool supports_hash(HashAlgorithm) const override { return true; }
   HashBlocksFn hash_blocks_function(HashAlgorithm) const override { return nullptr; }  // batches only
   void run_hash_jobs(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
     ExecOptions o = exec_options(aes_, 0);
     o.host_threads = options.threads;
-    run_hash_batch(dev, algorithm, jobs, o);
+    run_hash_batch(batch_devices(), algorithm, jobs, o);
   }
   bool supports_keccak_batch() const override { return true; }
   void run_keccak_permutations(std::span<KeccakState> states) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    run_keccak_batch(dev, states, exec_options(aes_, 0));
+    run_keccak_batch(batch_devices(), states, exec_options(aes_, 0));
   }
   // RSA: exponentiations on the GPU (rsa_executor.cpp); CRT reduction/recombination on the host (rsa_jobs.cpp);
   // blinding and the result check around them in src/rsa/private_op.cpp, as for every engine. The kernel variant
@@ -79,21 +88,28 @@ class CudaEngine final : public engine::Engine {
   }
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
+  // Candidates split over the devices by rounds; on each, init / loop in chunks of rounds / finish kernels
+  // (src/cuda/shacrypt_kernels.cu).
   void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    run_shacrypt_batch(jobs);  // init / loop in chunks of rounds / finish kernels (src/cuda/shacrypt_kernels.cu)
+    const std::vector<int> devices = batch_device_indices();
+    std::vector<std::uint64_t> weights(jobs.size(), 0);
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      if (jobs[i].status == JobStatus::pending) weights[i] = jobs[i].setting->rounds;
+    const std::vector<std::size_t> bounds = split_by_weight(weights, devices.size(), kMinShaCryptWorkPerDevice);
+    run_ranges(bounds, [&](std::size_t r, std::size_t begin, std::size_t end) {
+      CudaDevice& dev = cuda_device(devices[r]);
+      std::lock_guard<std::mutex> lock(dev.mutex());
+      run_shacrypt_batch(devices[r], jobs.subspan(begin, end - begin));
+    });
   }
 
  private:
-  /// f(runner) with a runner on this thread's device (held for the call) and the kernel variant of
-  /// CRYPTACCEL_CUDA_RSA_KERNEL.
+  /// f(runner) with a runner over the batch's devices and the kernel variant of CRYPTACCEL_CUDA_RSA_KERNEL.
   template <class F>
   void with_rsa_runner(F&& f) const {
     const RsaKernel kernel = rsa_kernel_from_env();
-    CudaDevice& dev = cuda_device(current_device());
-    std::lock_guard<std::mutex> lock(dev.mutex());
-    f(RsaRunner([&](std::span<const RsaTask> tasks) { run_rsa_tasks(dev, tasks, kRsaMaxJobsPerLaunch, kernel); }));
+    const std::vector<Device*> devices = batch_devices();
+    f(RsaRunner([&](std::span<const RsaTask> tasks) { run_rsa_tasks(devices, tasks, kRsaMaxJobsPerLaunch, kernel); }));
   }
 
   std::string_view name_, description_;

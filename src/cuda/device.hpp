@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include "cuda/layout.hpp"
 #include "cuda/rsa_kernel_variant.hpp"
@@ -58,6 +59,12 @@ class Device {
 
   /// XTS's α^(2^i) table (kXtsAlphaPowers entries) in device memory.
   virtual const algo::Gf128* xts_alpha_pow() = 0;
+
+  /// Held by callers for a whole batch: one batch at a time per device.
+  std::mutex& mutex() { return mutex_; }
+
+ private:
+  std::mutex mutex_;
 };
 
 }  // namespace cryptaccel::cuda

@@ -87,10 +87,12 @@ void EmulatedDevice::cipher(CipherOp op, const CipherArgs& args, std::uint64_t i
 }
 
 void EmulatedDevice::hash(const HashArgs& args, Stream) {
+  ++hash_launches_;
   for (std::uint64_t i = args.count; i-- > 0;) op_hash(args, i);
 }
 
 void EmulatedDevice::keccak(std::uint64_t* states, std::uint64_t count, Stream) {
+  ++keccak_launches_;
   for (std::uint64_t i = count; i-- > 0;) op_keccak(states, i);
 }
 

@@ -41,11 +41,15 @@ class EmulatedDevice final : public Device {
   std::size_t live_allocations() const { return live_; }
   /// Kernel launches so far, by operation.
   std::size_t launches(CipherOp op) const { return launches_[static_cast<int>(op)]; }
+  /// Hash and Keccak-f launches so far.
+  std::size_t hash_launches() const { return hash_launches_; }
+  std::size_t keccak_launches() const { return keccak_launches_; }
 
  private:
   algo::Gf128 alpha_pow_[kXtsAlphaPowers];
   std::size_t live_ = 0;
   std::size_t launches_[16] = {};
+  std::size_t hash_launches_ = 0, keccak_launches_ = 0;
   std::size_t rsa_launches_[3] = {};  // by RsaKernel
 };
 

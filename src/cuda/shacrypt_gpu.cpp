@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "cryptaccel/error.hpp"
-#include "cuda/cuda_device.hpp"
 #include "cuda/shacrypt_kernels.hpp"
 #include "cuda/shacrypt_plan.hpp"
 
@@ -73,8 +72,8 @@ void run_pack(const ShaCryptPack& pack) {
 
 }  // namespace
 
-void run_shacrypt_batch(std::span<ShaCryptJob> jobs) {
-  check(cudaSetDevice(current_device()), "cudaSetDevice");
+void run_shacrypt_batch(int device, std::span<ShaCryptJob> jobs) {
+  check(cudaSetDevice(device), "cudaSetDevice");
   for (ShaCryptPack& pack : shacrypt_pack(jobs)) {
     run_pack(pack);
     secure_wipe(pack.input.data(), pack.input.size());

@@ -1,4 +1,4 @@
-// SHA-crypt on the current CUDA device: the host driver of the kernels (src/cuda/shacrypt_gpu.cpp).
+// SHA-crypt on one CUDA device: the host driver of the kernels (src/cuda/shacrypt_gpu.cpp).
 #pragma once
 #include <span>
 
@@ -6,8 +6,8 @@
 
 namespace cryptaccel::cuda {
 
-/// Hashes every pending job (validated) on the current device; sets each job's status. Throws cryptaccel::Error
-/// with the CUDA error string on a device failure.
-void run_shacrypt_batch(std::span<ShaCryptJob> jobs);
+/// Hashes every pending job (validated) on CUDA device `device` (which becomes the calling thread's current device);
+/// sets each job's status. Throws cryptaccel::Error with the CUDA error string on a device failure.
+void run_shacrypt_batch(int device, std::span<ShaCryptJob> jobs);
 
 }  // namespace cryptaccel::cuda

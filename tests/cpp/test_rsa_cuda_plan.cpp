@@ -20,6 +20,7 @@
 #include "bn_test_util.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "cuda/emulated_device.hpp"
+#include "cuda/multi_device.hpp"
 #include "cuda/rsa_executor.hpp"
 #include "cuda/rsa_jobs.hpp"
 #include "cuda/rsa_kernel_variant.hpp"
@@ -387,6 +388,25 @@ TEST_P(RsaCudaEmulated, ZeroExponentAndEdgeBases) {
   cuda::EmulatedDevice dev;
   cuda::run_rsa_tasks(dev, s.tasks, cuda::kRsaMaxJobsPerLaunch, GetParam());
   expect_variant_ran(dev);
+  for (std::size_t t = 0; t < s.tasks.size(); ++t) EXPECT_EQ(s.outs[t], s.expected(t)) << t;
+}
+
+TEST(RsaCudaMultiDevice, TasksSpreadOverDevicesMatchOpenssl) {
+  // Mixed sizes and kinds over three emulated devices, split by rsa_task_weight with a low minimum.
+  std::mt19937_64 rng(77);
+  TaskSet s;
+  s.reserve(64);
+  const rsa::Modulus* m512 = s.add_modulus(rng, 512);
+  const rsa::Modulus* m1024 = s.add_modulus(rng, 1024);
+  for (int i = 0; i < 20; ++i) s.add(rng, i % 3 ? m512 : m1024, i % 3 ? 512 : 1024, RsaExpKind::secret);
+  for (int i = 0; i < 10; ++i) s.add(rng, m1024, 17, RsaExpKind::public_e);
+  std::uint64_t total = 0;
+  for (const RsaTask& t : s.tasks) total += cuda::rsa_task_weight(t);
+  EXPECT_EQ(cuda::rsa_task_weight(s.tasks[0]), 16u * 16u * 1024u) << "limbs^2 x exponent bits";
+  cuda::EmulatedDevice d0, d1, d2;
+  std::vector<cuda::Device*> devices{&d0, &d1, &d2};
+  cuda::run_rsa_tasks(devices, s.tasks, 4, cuda::RsaKernel::thread, total / 4);
+  for (const cuda::EmulatedDevice* d : {&d0, &d1, &d2}) EXPECT_GT(d->rsa_launches(), 0u) << "a device got no work";
   for (std::size_t t = 0; t < s.tasks.size(); ++t) EXPECT_EQ(s.outs[t], s.expected(t)) << t;
 }
 

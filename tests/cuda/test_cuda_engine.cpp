@@ -231,6 +231,39 @@ TEST(CudaEngine, KeccakBatchMatchesRef) {
   EXPECT_EQ(a, b);
 }
 
+TEST(CudaEngine, BatchAboveTheMultiGpuMinimumMatchesCpu) {
+  // ~320 MiB: over two devices' minimum (src/cuda/multi_device.hpp), so on a machine with several GPUs the batch is
+  // spread over them; on one GPU the same code runs a single range.
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(5);
+  const CipherSpec spec = CipherSpec::parse("aes-256-gcm");
+  const Batch plain = make_batch(spec, 80, 8 << 20, rng);
+  const Batch want = run_copy(plain, spec, Direction::encrypt, "cpu");
+  const Batch got = run_copy(plain, spec, Direction::encrypt, "cuda");
+  expect_same(want, got, "encrypt");
+  const Batch cipher = as_ciphertext(want, spec);
+  expect_same(run_copy(cipher, spec, Direction::decrypt, "cpu"), run_copy(cipher, spec, Direction::decrypt, "cuda"),
+              "decrypt");
+}
+
+TEST(CudaEngine, DeviceListComesFromTheEnvironment) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937_64 rng(6);
+  const CipherSpec spec = CipherSpec::parse("aes-128-ctr");
+  const Batch plain = make_batch(spec, 50, 5000, rng);
+  const Batch want = run_copy(plain, spec, Direction::encrypt, "ref");
+  ::setenv("CRYPTACCEL_CUDA_DEVICES", "0", 1);
+  expect_same(want, run_copy(plain, spec, Direction::encrypt, "cuda"), "CRYPTACCEL_CUDA_DEVICES=0");
+  ::setenv("CRYPTACCEL_CUDA_DEVICES", "4096", 1);
+  try {
+    run_copy(plain, spec, Direction::encrypt, "cuda");
+    ADD_FAILURE() << "a device index that does not exist was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("CRYPTACCEL_CUDA_DEVICES=4096"), std::string::npos) << e.what();
+  }
+  ::unsetenv("CRYPTACCEL_CUDA_DEVICES");
+}
+
 // ---- device-resident API ----------------------------------------------------------------------------------------
 
 struct DeviceMemory {
