@@ -37,10 +37,11 @@ std::vector<int> batch_device_indices() {
   return device_order(device_query().count, current_device(), std::getenv("CRYPTACCEL_CUDA_DEVICES"));
 }
 
-std::vector<Device*> batch_devices() {
-  std::vector<Device*> devices;
-  for (int d : batch_device_indices()) devices.push_back(&cuda_device(d));
-  return devices;
+/// Those devices as a DeviceSet (each opened when a range first needs it).
+DeviceSet batch_devices() {
+  std::vector<int> indices = batch_device_indices();
+  const std::size_t count = indices.size();
+  return {count, [indices = std::move(indices)](std::size_t i) -> Device& { return cuda_device(indices[i]); }};
 }
 
 class CudaEngine final : public engine::Engine {
@@ -108,7 +109,7 @@ class CudaEngine final : public engine::Engine {
   template <class F>
   void with_rsa_runner(F&& f) const {
     const RsaKernel kernel = rsa_kernel_from_env();
-    const std::vector<Device*> devices = batch_devices();
+    const DeviceSet devices = batch_devices();
     f(RsaRunner([&](std::span<const RsaTask> tasks) { run_rsa_tasks(devices, tasks, kRsaMaxJobsPerLaunch, kernel); }));
   }
 

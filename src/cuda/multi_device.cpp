@@ -20,12 +20,12 @@ constexpr std::uint64_t kItemOverheadBytes = 64;
 
 /// Runs `run(device, begin, end)` for each range of a split of `weights` over `devices`, holding the device's mutex.
 template <class Run>
-void split_and_run(std::span<Device* const> devices, std::span<const std::uint64_t> weights, std::uint64_t min_weight,
+void split_and_run(const DeviceSet& devices, std::span<const std::uint64_t> weights, std::uint64_t min_weight,
                    Run run) {
-  if (devices.empty()) throw Error("cuda: no device to run the batch on");
-  const std::vector<std::size_t> bounds = split_by_weight(weights, devices.size(), min_weight);
+  if (devices.count == 0) throw Error("cuda: no device to run the batch on");
+  const std::vector<std::size_t> bounds = split_by_weight(weights, devices.count, min_weight);
   run_ranges(bounds, [&](std::size_t r, std::size_t begin, std::size_t end) {
-    Device& dev = *devices[r];
+    Device& dev = devices.device(r);
     std::lock_guard<std::mutex> lock(dev.mutex());
     run(dev, begin, end, bounds.size() - 1);
   });
@@ -112,7 +112,7 @@ std::size_t host_threads_per_device(std::size_t threads, std::size_t devices) {
   return std::max<std::size_t>(1, all / std::max<std::size_t>(1, devices));
 }
 
-void run_cipher_batch(std::span<Device* const> devices, const CipherSpec& spec, Direction dir,
+void run_cipher_batch(const DeviceSet& devices, const CipherSpec& spec, Direction dir,
                       std::span<CipherJob> jobs, const ExecOptions& options, std::uint64_t min_bytes) {
   std::vector<std::uint64_t> weights(jobs.size(), 0);
   for (std::size_t i = 0; i < jobs.size(); ++i)
@@ -125,7 +125,7 @@ void run_cipher_batch(std::span<Device* const> devices, const CipherSpec& spec, 
   });
 }
 
-void run_hash_batch(std::span<Device* const> devices, HashAlgorithm algorithm, std::span<HashJob> jobs,
+void run_hash_batch(const DeviceSet& devices, HashAlgorithm algorithm, std::span<HashJob> jobs,
                     const ExecOptions& options, std::uint64_t min_bytes) {
   std::vector<std::uint64_t> weights(jobs.size(), 0);
   for (std::size_t i = 0; i < jobs.size(); ++i)
@@ -137,7 +137,7 @@ void run_hash_batch(std::span<Device* const> devices, HashAlgorithm algorithm, s
   });
 }
 
-void run_keccak_batch(std::span<Device* const> devices, std::span<KeccakState> states, const ExecOptions& options,
+void run_keccak_batch(const DeviceSet& devices, std::span<KeccakState> states, const ExecOptions& options,
                       std::uint64_t min_bytes) {
   const std::vector<std::uint64_t> weights(states.size(), sizeof(KeccakState));
   split_and_run(devices, weights, min_bytes, [&](Device& dev, std::size_t b, std::size_t e, std::size_t) {
@@ -151,7 +151,7 @@ std::uint64_t rsa_task_weight(const RsaTask& task) {
   return limbs * limbs * std::max<std::uint64_t>(bits, 1);
 }
 
-void run_rsa_tasks(std::span<Device* const> devices, std::span<const RsaTask> tasks, std::size_t max_jobs,
+void run_rsa_tasks(const DeviceSet& devices, std::span<const RsaTask> tasks, std::size_t max_jobs,
                    RsaKernel kernel, std::uint64_t min_work) {
   std::vector<std::uint64_t> weights(tasks.size());
   for (std::size_t i = 0; i < tasks.size(); ++i) weights[i] = rsa_task_weight(tasks[i]);

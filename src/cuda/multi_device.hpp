@@ -17,6 +17,17 @@
 
 namespace cryptaccel::cuda {
 
+/// The devices a batch may use: `count` of them; device(i) is opened on first use (a CUDA device costs a context,
+/// streams and memory pools, so devices that get no range are never opened).
+struct DeviceSet {
+  std::size_t count = 0;
+  std::function<Device&(std::size_t)> device;
+  /// A set over devices that already exist (tests).
+  static DeviceSet of(std::span<Device* const> devices) {
+    return {devices.size(), [devices](std::size_t i) -> Device& { return *devices[i]; }};
+  }
+};
+
 /// Least work a device gets before a batch is split, per kind of batch. These bound the split's overhead (a
 /// host thread, one pipeline fill and drain per device); they are estimates, not measured on a multi-GPU machine.
 /// Cipher and hash batches: processed bytes (a device's pipeline needs a few 32 MiB chunks to overlap).
@@ -52,16 +63,16 @@ std::size_t host_threads_per_device(std::size_t threads, std::size_t devices);
 
 /// run_cipher_batch (executor.hpp) over several devices: the pending jobs are split by processed bytes, each
 /// range runs on its device (whose mutex is held meanwhile). `min_bytes`: kMinBytesPerDevice (tests use less).
-void run_cipher_batch(std::span<Device* const> devices, const CipherSpec& spec, Direction dir,
+void run_cipher_batch(const DeviceSet& devices, const CipherSpec& spec, Direction dir,
                       std::span<CipherJob> jobs, const ExecOptions& options,
                       std::uint64_t min_bytes = kMinBytesPerDevice);
 
 /// run_hash_batch over several devices, split by message bytes.
-void run_hash_batch(std::span<Device* const> devices, HashAlgorithm algorithm, std::span<HashJob> jobs,
+void run_hash_batch(const DeviceSet& devices, HashAlgorithm algorithm, std::span<HashJob> jobs,
                     const ExecOptions& options, std::uint64_t min_bytes = kMinBytesPerDevice);
 
 /// run_keccak_batch over several devices, split by state count.
-void run_keccak_batch(std::span<Device* const> devices, std::span<KeccakState> states, const ExecOptions& options,
+void run_keccak_batch(const DeviceSet& devices, std::span<KeccakState> states, const ExecOptions& options,
                       std::uint64_t min_bytes = kMinBytesPerDevice);
 
 /// The relative cost of an RSA task: modulus limbs squared (one Montgomery product) times exponent bits (products
@@ -69,7 +80,7 @@ void run_keccak_batch(std::span<Device* const> devices, std::span<KeccakState> s
 std::uint64_t rsa_task_weight(const RsaTask& task);
 
 /// run_rsa_tasks (rsa_executor.hpp) over several devices, split by rsa_task_weight.
-void run_rsa_tasks(std::span<Device* const> devices, std::span<const RsaTask> tasks, std::size_t max_jobs,
+void run_rsa_tasks(const DeviceSet& devices, std::span<const RsaTask> tasks, std::size_t max_jobs,
                    RsaKernel kernel, std::uint64_t min_work = kMinRsaWorkPerDevice);
 
 }  // namespace cryptaccel::cuda

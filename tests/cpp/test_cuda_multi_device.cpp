@@ -230,6 +230,7 @@ void expect_same_results(const Jobs& want, const Jobs& got, const std::string& w
 struct ThreeDevices {
   cuda::EmulatedDevice d[3];
   std::vector<cuda::Device*> list{&d[0], &d[1], &d[2]};
+  cuda::DeviceSet set() { return cuda::DeviceSet::of(list); }
 };
 
 cuda::ExecOptions small_chunks() {
@@ -253,7 +254,7 @@ TEST(CudaMultiDeviceBatch, CipherBatchesSpreadOverDevicesMatchRef) {
     got.validate(spec, Direction::encrypt);
     run_batch(spec, Direction::encrypt, want.jobs, BatchOptions{"ref"});
     ThreeDevices devs;
-    cuda::run_cipher_batch(devs.list, spec, Direction::encrypt, got.jobs, small_chunks(), 16 * 1024);
+    cuda::run_cipher_batch(devs.set(), spec, Direction::encrypt, got.jobs, small_chunks(), 16 * 1024);
     expect_same_results(want, got, "encrypt");
     const cuda::CipherOp op = spec.mode == Mode::gcm ? cuda::CipherOp::gcm_ctr
                               : spec.mode == Mode::cbc ? cuda::CipherOp::cbc_encrypt
@@ -277,7 +278,7 @@ TEST(CudaMultiDeviceBatch, CipherBatchesSpreadOverDevicesMatchRef) {
     dgot.validate(spec, Direction::decrypt);
     run_batch(spec, Direction::decrypt, dwant.jobs, BatchOptions{"ref"});
     ThreeDevices ddevs;
-    cuda::run_cipher_batch(ddevs.list, spec, Direction::decrypt, dgot.jobs, small_chunks(), 16 * 1024);
+    cuda::run_cipher_batch(ddevs.set(), spec, Direction::decrypt, dgot.jobs, small_chunks(), 16 * 1024);
     expect_same_results(dwant, dgot, "decrypt");
     if (spec.mode == Mode::gcm) {
       EXPECT_EQ(dgot.jobs[3].status, JobStatus::auth_failed);
@@ -291,9 +292,16 @@ TEST(CudaMultiDeviceBatch, SmallBatchStaysOnTheFirstDevice) {
   Jobs jobs(spec, std::vector<std::size_t>(10, 1000), rng);
   jobs.validate(spec, Direction::encrypt);
   ThreeDevices devs;
-  cuda::run_cipher_batch(devs.list, spec, Direction::encrypt, jobs.jobs, small_chunks());  // default minimum
+  std::set<std::size_t> opened;  // devices are opened on first use: the others never are
+  std::mutex m;
+  const cuda::DeviceSet counting{3, [&](std::size_t i) -> cuda::Device& {
+                                   std::lock_guard<std::mutex> lock(m);
+                                   opened.insert(i);
+                                   return devs.d[i];
+                                 }};
+  cuda::run_cipher_batch(counting, spec, Direction::encrypt, jobs.jobs, small_chunks());  // default minimum
+  EXPECT_EQ(opened, std::set<std::size_t>{0});
   EXPECT_GT(devs.d[0].launches(cuda::CipherOp::ctr), 0u);
-  EXPECT_EQ(devs.d[1].launches(cuda::CipherOp::ctr) + devs.d[2].launches(cuda::CipherOp::ctr), 0u);
   for (const CipherJob& j : jobs.jobs) EXPECT_EQ(j.status, JobStatus::ok) << j.error;
 }
 
@@ -306,7 +314,7 @@ TEST(CudaMultiDeviceBatch, AFailingDeviceFailsTheBatchAndFreesEverything) {
   FailingDevice bad;
   std::vector<cuda::Device*> list{&good0, &bad, &good2};
   try {
-    cuda::run_cipher_batch(list, spec, Direction::encrypt, jobs.jobs, small_chunks(), 1024);
+    cuda::run_cipher_batch(cuda::DeviceSet::of(list), spec, Direction::encrypt, jobs.jobs, small_chunks(), 1024);
     ADD_FAILURE() << "the device's error was swallowed";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("injected by the test"), std::string::npos) << e.what();
@@ -334,7 +342,7 @@ TEST(CudaMultiDeviceBatch, HashAndKeccakBatchesSpreadOverDevicesMatchRef) {
     for (std::size_t i = 0; i < msgs.size(); ++i) wj.push_back(HashJob{msgs[i], want[i]}), gj.push_back(HashJob{msgs[i], got[i]});
     hash_batch(alg, wj, BatchOptions{"ref"});
     ThreeDevices devs;
-    cuda::run_hash_batch(devs.list, alg, gj, small_chunks(), 8 * 1024);
+    cuda::run_hash_batch(devs.set(), alg, gj, small_chunks(), 8 * 1024);
     for (std::size_t i = 0; i < msgs.size(); ++i) {
       ASSERT_EQ(gj[i].status, JobStatus::ok);
       ASSERT_EQ(got[i], want[i]) << "message " << i;
@@ -348,7 +356,7 @@ TEST(CudaMultiDeviceBatch, HashAndKeccakBatchesSpreadOverDevicesMatchRef) {
   expect = states;
   for (auto& s : expect) algo::keccak_f1600(s.data());
   ThreeDevices devs;
-  cuda::run_keccak_batch(devs.list, states, small_chunks(), 200 * 100);
+  cuda::run_keccak_batch(devs.set(), states, small_chunks(), 200 * 100);
   EXPECT_EQ(states, expect);
   for (const auto& d : devs.d) EXPECT_GT(d.keccak_launches(), 0u) << "a device got no work";
 }

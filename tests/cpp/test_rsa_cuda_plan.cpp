@@ -405,7 +405,7 @@ TEST(RsaCudaMultiDevice, TasksSpreadOverDevicesMatchOpenssl) {
   EXPECT_EQ(cuda::rsa_task_weight(s.tasks[0]), 16u * 16u * 1024u) << "limbs^2 x exponent bits";
   cuda::EmulatedDevice d0, d1, d2;
   std::vector<cuda::Device*> devices{&d0, &d1, &d2};
-  cuda::run_rsa_tasks(devices, s.tasks, 4, cuda::RsaKernel::thread, total / 4);
+  cuda::run_rsa_tasks(cuda::DeviceSet::of(devices), s.tasks, 4, cuda::RsaKernel::thread, total / 4);
   for (const cuda::EmulatedDevice* d : {&d0, &d1, &d2}) EXPECT_GT(d->rsa_launches(), 0u) << "a device got no work";
   for (std::size_t t = 0; t < s.tasks.size(); ++t) EXPECT_EQ(s.outs[t], s.expected(t)) << t;
 }
