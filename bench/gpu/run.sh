@@ -10,7 +10,7 @@
 # `all` (the default) runs every phase in order. The GPU machine has nvcc, CMake and ninja but no network, no
 # libgtest-dev and maybe no OpenSSL headers: both come from .carry/. Logs go to $OUT (or ./gpu-out elsewhere):
 # summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json, shacrypt.{txt,json},
-# shacrypt_power.csv (and hashcat.txt when hashcat is on the machine), rsa.{txt,json}, rsa_power.csv, rsa_lscpu.txt.
+# shacrypt_power.csv, hashcat.txt (the machine's hashcat or the carried portable one), rsa.{txt,json}, rsa_power.csv, rsa_lscpu.txt.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -79,8 +79,21 @@ if [ "$phase" = bench ] || [ "$phase" = all ]; then
   timeout 300 "$build/bench/gpu/cryptaccel_shacrypt_bench" --json "$out/shacrypt.json" 2>&1 | tee "$out/shacrypt.txt" || status=1
   kill "$smi" 2>/dev/null || true
   log "sha-crypt: $(grep -c 'H/s' "$out/shacrypt.txt" || true) rows, $(grep -c MISMATCH "$out/shacrypt.txt" || true) mismatches"
+  # hashcat on this GPU: the machine's own, or the portable copy prepare_carry.sh packs (CUDA backend through the
+  # toolkit's libnvrtc, OpenCL otherwise); -I first records which backend and device it found.
+  hashcat=()
   if command -v hashcat >/dev/null; then
-    for m in 1800 7400; do timeout 150 hashcat -b -m "$m" --machine-readable >>"$out/hashcat.txt" 2>&1 || true; done
+    hashcat=(hashcat)
+  elif [ -f .carry/hashcat.tar.xz ]; then
+    rm -rf /tmp/hashcat-portable && mkdir -p /tmp/hashcat-portable && tar -C /tmp/hashcat-portable -xJf .carry/hashcat.tar.xz
+    cuda_lib=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/../lib64
+    hashcat=(env "LD_LIBRARY_PATH=/tmp/hashcat-portable/hashcat/lib:$cuda_lib:${LD_LIBRARY_PATH:-}" "HOME=${HOME:-/tmp}"
+             /tmp/hashcat-portable/hashcat/hashcat)
+  fi
+  if [ ${#hashcat[@]} -gt 0 ]; then
+    timeout 60 "${hashcat[@]}" -I >"$out/hashcat.txt" 2>&1 || true
+    for m in 1800 7400; do timeout 150 "${hashcat[@]}" -b -m "$m" --machine-readable >>"$out/hashcat.txt" 2>&1 || true; done
+    log "hashcat: $(grep -cE '^[0-9]+:(1800|7400):' "$out/hashcat.txt" || true) benchmark rows (hashcat.txt)"
   fi
 fi
 if [ "$phase" = rsa ] || [ "$phase" = all ]; then
