@@ -1,7 +1,9 @@
 // cryptaccel — device-resident GPU API: encrypt, decrypt and hash data that already lives in CUDA device memory, in
 // place and with no copy through the host, queued on the caller's CUDA stream. Streams are passed as `void*` (a
-// cudaStream_t; nullptr is the legacy default stream), so this header needs no CUDA headers. In a build without
-// CUDA, or on a machine without a CUDA device, available() is false and the other functions throw EngineUnavailable.
+// cudaStream_t; nullptr is the legacy default stream), so this header needs no CUDA headers. A call runs on the
+// device that holds its buffers (all on one device, else InvalidArgument; host memory is InvalidArgument too) and
+// leaves the calling thread's current device as it was. In a build without CUDA, or on a machine without a CUDA
+// device, available() is false and the other functions throw EngineUnavailable.
 //
 // Host-resident data needs none of this: run_batch / hash_batch with engine "cuda" copy it to the GPU and back,
 // pipelined over several streams.
@@ -64,5 +66,9 @@ void hash_async(HashAlgorithm algorithm, const void* data, const std::uint64_t* 
 
 /// Queues Keccak-f[1600] on `count` device states of 25 lanes each (KeccakState layout), in place.
 void keccak_f1600_async(std::uint64_t* states, std::size_t count, void* stream);
+
+/// Copies `bytes` from device memory `src` to host memory `dst` after the work queued on `stream` so far, and waits
+/// for it (e.g. to read GCM result flags).
+void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream);
 
 }  // namespace cryptaccel::cuda

@@ -39,6 +39,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument, InvalidCiphertext
 from . import _cryptaccel as _ext
+from . import cuda  # cryptaccel.cuda: GPU arrays through DLPack (python/cryptaccel/cuda.py)
 from . import rsa  # cryptaccel.rsa: RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
 from . import shacrypt  # cryptaccel.shacrypt: sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
 from ._hash import (
@@ -103,6 +104,7 @@ __all__ = [
     "BadDecrypt",
     "InvalidCiphertext",
     "EngineUnavailable",
+    "cuda",
     "rsa",
     "shacrypt",
     "__version__",

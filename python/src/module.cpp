@@ -6,7 +6,7 @@
 //  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
 //  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
 // The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp, SHA-crypt
-// (cryptaccel.shacrypt) in shacrypt_bindings.cpp.
+// (cryptaccel.shacrypt) in shacrypt_bindings.cpp, GPU arrays (cryptaccel.cuda) in cuda_bindings.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -24,6 +24,7 @@
 #include "byte_arg.hpp"
 #include "cryptaccel/cryptaccel.hpp"
 #include "cryptaccel/rsa.hpp"
+#include "cuda_bindings.hpp"
 #include "gil.hpp"
 #include "hash_bindings.hpp"
 #include "rsa_bindings.hpp"
@@ -311,4 +312,5 @@ NB_MODULE(_cryptaccel, m) {
   pyca::register_hash_bindings(m);
   pyca::register_rsa_bindings(m);
   pyca::register_shacrypt_bindings(m);
+  pyca::register_cuda_bindings(m);
 }

@@ -1,8 +1,12 @@
 // include/cryptaccel/cuda.hpp on a CUDA build: validation on the host, then the executor queues the work on the
-// caller's stream (only metadata is uploaded: the data stays where it is).
+// caller's stream (only metadata is uploaded: the data stays where it is), on the device that holds the data. The
+// calling thread's current device is left as it was (PyTorch and CuPy rely on it).
 #include "cryptaccel/cuda.hpp"
 
+#include <cuda_runtime.h>
+
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "api/job_validation.hpp"
@@ -14,10 +18,33 @@
 namespace cryptaccel::cuda {
 namespace {
 
-CudaDevice& usable_device() {
+void require_device() {
   if (auto why = cuda_unavailable_reason(); !why.empty()) throw EngineUnavailable("cuda: " + why);
-  return cuda_device(current_device());
 }
+
+/// The device whose memory `p` points into; InvalidArgument naming `what` when `p` is not device (or managed) memory.
+int device_of(const void* p, const std::string& what) {
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw InvalidArgument(what + " is not CUDA device memory");
+  }
+  if (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged)
+    throw InvalidArgument(what + " is not CUDA device memory (host memory: use run_batch / hash_batch for host data)");
+  return a.device;
+}
+
+/// Restores the calling thread's current device on scope exit (CudaDevice's calls select their own).
+class KeepCurrentDevice {
+ public:
+  KeepCurrentDevice() : device_(current_device()) {}
+  ~KeepCurrentDevice() { (void)cudaSetDevice(device_); }
+  KeepCurrentDevice(const KeepCurrentDevice&) = delete;
+  KeepCurrentDevice& operator=(const KeepCurrentDevice&) = delete;
+
+ private:
+  int device_;
+};
 
 }  // namespace
 
@@ -47,7 +74,24 @@ void crypt_async(const CipherSpec& spec, Direction dir, std::span<const DeviceCi
     v.dev_ok = reinterpret_cast<std::int32_t*>(j.ok);
     views.push_back(v);
   }
-  CudaDevice& dev = usable_device();
+  require_device();
+  // Every device buffer of the call on one device: the one that runs it (the first buffer's).
+  int device = -1;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const std::string job = "job " + std::to_string(i) + "'s ";
+    auto check_on_device = [&](const void* p, const char* what) {
+      if (!p) return;
+      const int d = device_of(p, job + what);
+      if (device < 0) device = d;
+      if (d != device) throw InvalidArgument(job + what + " is on another device than the call's first buffer");
+    };
+    if (views[i].in_len) check_on_device(views[i].dev_in, "input"), check_on_device(views[i].dev_out, "output");
+    check_on_device(views[i].dev_tag, "tag");
+    check_on_device(views[i].dev_ok, "result flag");
+  }
+  if (device < 0) return;  // no job touches device memory: nothing to queue
+  KeepCurrentDevice keep;
+  CudaDevice& dev = cuda_device(device);
   std::lock_guard<std::mutex> lock(dev.mutex());
   enqueue_device_cipher(dev, spec, dir, views,
                         options.aes_kernel == AesKernel::ttable ? CipherImpl::aes_ttable : CipherImpl::aes_bitsliced,
@@ -60,7 +104,13 @@ void hash_async(HashAlgorithm algorithm, const void* data, const std::uint64_t* 
   if (info.xof ? digest_len == 0 : digest_len != info.digest_size)
     throw InvalidArgument("a " + std::string(info.name) + " digest must be " +
                           (info.xof ? std::string("at least 1 byte") : std::to_string(info.digest_size) + " bytes"));
-  CudaDevice& dev = usable_device();
+  require_device();
+  if (count == 0) return;
+  const int device = device_of(offsets, "the offsets array");
+  if (device_of(digests, "the digests buffer") != device || (data && device_of(data, "the data buffer") != device))
+    throw InvalidArgument("the data, offsets and digests of one hash_async call must be on one device");
+  KeepCurrentDevice keep;
+  CudaDevice& dev = cuda_device(device);
   HashArgs a{};
   a.variant = static_cast<std::uint8_t>(engine::to_variant(algorithm));
   a.count = count;
@@ -73,9 +123,21 @@ void hash_async(HashAlgorithm algorithm, const void* data, const std::uint64_t* 
 }
 
 void keccak_f1600_async(std::uint64_t* states, std::size_t count, void* stream) {
-  CudaDevice& dev = usable_device();
+  require_device();
+  if (count == 0) return;
+  KeepCurrentDevice keep;
+  CudaDevice& dev = cuda_device(device_of(states, "the states buffer"));
   std::lock_guard<std::mutex> lock(dev.mutex());
   dev.keccak(states, count, stream);
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes, void* stream) {
+  require_device();
+  if (bytes == 0) return;
+  KeepCurrentDevice keep;
+  CudaDevice& dev = cuda_device(device_of(src, "the source buffer"));
+  dev.copy_to_host(dst, src, bytes, stream);
+  dev.synchronize(stream);
 }
 
 }  // namespace cryptaccel::cuda

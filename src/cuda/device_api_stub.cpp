@@ -24,4 +24,6 @@ void hash_async(HashAlgorithm, const void*, const std::uint64_t*, std::size_t, v
 
 void keccak_f1600_async(std::uint64_t*, std::size_t, void*) { throw EngineUnavailable(std::string("cuda: ") + kWhy); }
 
+void copy_to_host(void*, const void*, std::size_t, void*) { throw EngineUnavailable(std::string("cuda: ") + kWhy); }
+
 }  // namespace cryptaccel::cuda

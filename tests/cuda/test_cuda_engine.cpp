@@ -357,6 +357,39 @@ TEST(CudaDeviceApi, RejectsPaddingAndBadSizesBeforeQueuingAnything) {
   EXPECT_THROW(cuda::crypt_async(nopad, Direction::encrypt, {&j, 1}, nullptr), InvalidArgument);
 }
 
+TEST(CudaDeviceApi, HostMemoryIsRejectedAndTheCurrentDeviceKept) {
+  SKIP_WITHOUT_GPU();
+  int count = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  const int last = count - 1;  // another device than 0 when there are several
+  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);
+  const bytes key(16, 1), iv(16, 2);
+  bytes host(32, 0);
+  cuda::DeviceCipherJob j;
+  j.key = key, j.iv = iv, j.len = 32, j.in = j.out = host.data();
+  CipherSpec ctr = CipherSpec::parse("aes-128-ctr");
+  try {
+    cuda::crypt_async(ctr, Direction::encrypt, {&j, 1}, nullptr);
+    ADD_FAILURE() << "host memory accepted as device memory";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("not CUDA device memory"), std::string::npos) << e.what();
+  }
+  std::vector<std::uint64_t> states(25);
+  EXPECT_THROW(cuda::keccak_f1600_async(states.data(), 1, nullptr), InvalidArgument);
+  // A real call on device 0's memory leaves device `last` current.
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+  DeviceMemory d(32);
+  ASSERT_EQ(cudaSetDevice(last), cudaSuccess);
+  j.in = j.out = d.p;
+  cuda::crypt_async(ctr, Direction::encrypt, {&j, 1}, nullptr);
+  int current = -1;
+  ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);
+  EXPECT_EQ(current, last);
+  bytes flag(4, 0xFF);
+  cuda::copy_to_host(flag.data(), d.p, 4, nullptr);  // stream-ordered read back
+  ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
+}
+
 TEST(CudaDeviceApi, HashAndKeccakOnDeviceBuffersMatchRef) {
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(6);
