@@ -6,11 +6,13 @@
 #   run(command="bench/gpu/run.sh cpu-tests", carry=[".carry"])  # whole C++ suite; auto and every engine = cuda too
 #   run(command="bench/gpu/run.sh bench", carry=[".carry"])      # cryptaccel_cuda_bench -> $OUT/bench.{txt,json}
 #   run(command="bench/gpu/run.sh rsa", carry=[".carry"])        # cryptaccel_rsa_bench -> $OUT/rsa.{txt,json}
+#   run(command="bench/gpu/run.sh python", carry=[".carry"])     # cryptaccel.cuda with PyTorch and CuPy arrays
 # One phase per call keeps each under the tool's 10-minute limit (the build tree stays while the machine is warm);
 # `all` (the default) runs every phase in order. The GPU machine has nvcc, CMake and ninja but no network, no
 # libgtest-dev and maybe no OpenSSL headers: both come from .carry/. Logs go to $OUT (or ./gpu-out elsewhere):
 # summary.txt, nvidia-smi.txt, build.log, cuda_tests.log, cpu_tests.log, bench.txt, bench.json, shacrypt.{txt,json},
-# shacrypt_power.csv, hashcat.txt (the machine's hashcat or the carried portable one), rsa.{txt,json}, rsa_power.csv, rsa_lscpu.txt.
+# shacrypt_power.csv, hashcat.txt (the machine's hashcat or the carried portable one), rsa.{txt,json}, rsa_power.csv, rsa_lscpu.txt,
+# python_build.log, python_tests.log.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-gpu-out}
@@ -19,7 +21,7 @@ build=${GPU_BUILD:-build/gpu}  # GPU_BUILD: another build directory (for trying 
 phase=${1:-all}
 log() { echo "== $*" | tee -a "$out/summary.txt"; }
 
-case "$phase" in build|cuda-tests|cpu-tests|bench|rsa|all) ;; *) echo "usage: $0 [build|cuda-tests|cpu-tests|bench|rsa|all]" >&2; exit 2 ;; esac
+case "$phase" in build|cuda-tests|cpu-tests|bench|rsa|python|all) ;; *) echo "usage: $0 [build|cuda-tests|cpu-tests|bench|rsa|python|all]" >&2; exit 2 ;; esac
 
 { nvidia-smi; nvidia-smi -q -d CLOCK,PERFORMANCE; } >"$out/nvidia-smi.txt" 2>&1 || true
 log "phase $phase; machine: $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | head -1); $(nvcc --version | tail -1); $(nproc) cores"
@@ -108,6 +110,24 @@ if [ "$phase" = rsa ] || [ "$phase" = all ]; then
   kill "$smi" 2>/dev/null || true
   log "rsa: $(grep -c '^ratio' "$out/rsa.txt" || true) cuda/openssl ratios, $(grep -c MISMATCH "$out/rsa.txt" || true) mismatches"
   grep -E '^(ratio|fastest)' "$out/rsa.txt" | tee -a "$out/summary.txt" || true
+fi
+if [ "$phase" = python ] || [ "$phase" = all ]; then
+  # The extension in the same build tree (the library is already built); needs Python's headers and nanobind, which
+  # the machine's python3 (the one with PyTorch and CuPy) has. A failed configure is turned back so the other
+  # phases keep working.
+  py=$(command -v python3)
+  if [ ! -f "$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then
+    log "python: no Python.h for $py: skipped"; status=1
+  elif ! cmake -S . -B "$build" -DCRYPTACCEL_BUILD_PYTHON=ON -DPython_EXECUTABLE="$py" >"$out/python_build.log" 2>&1 ||
+       ! cmake --build "$build" -j "$(nproc)" --target _cryptaccel >>"$out/python_build.log" 2>&1; then
+    log "python: build FAILED (python_build.log)"; tail -20 "$out/python_build.log"; status=1
+    cmake -S . -B "$build" -DCRYPTACCEL_BUILD_PYTHON=OFF >>"$out/python_build.log" 2>&1 || true
+  else
+    PYTHONPATH="$build/python" timeout 400 "$py" -m pytest -p no:cacheprovider -q -rs tests/python/test_cuda_dlpack.py \
+      tests/python/test_python_api.py tests/python/test_python_hash.py >"$out/python_tests.log" 2>&1 || status=1
+    log "python tests: $(tail -1 "$out/python_tests.log")"
+    grep -E '^(FAILED|ERROR)' "$out/python_tests.log" | head -20 || true
+  fi
 fi
 cat "$out/summary.txt"
 exit $status
