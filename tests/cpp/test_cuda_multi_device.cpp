@@ -240,6 +240,15 @@ cuda::ExecOptions small_chunks() {
   return o;
 }
 
+/// Validates both batches, runs `want` on ref and `got` over `devs` (split with a 16 KiB minimum), and compares.
+void run_ref_and_devices(const CipherSpec& spec, Direction dir, Jobs& want, Jobs& got, ThreeDevices& devs) {
+  want.validate(spec, dir);
+  got.validate(spec, dir);
+  run_batch(spec, dir, want.jobs, BatchOptions{"ref"});
+  cuda::run_cipher_batch(devs.set(), spec, dir, got.jobs, small_chunks(), 16 * 1024);
+  expect_same_results(want, got, dir == Direction::encrypt ? "encrypt" : "decrypt");
+}
+
 TEST(CudaMultiDeviceBatch, CipherBatchesSpreadOverDevicesMatchRef) {
   std::mt19937_64 rng(72);
   for (const char* name : {"aes-256-gcm", "aes-128-cbc", "aes-128-xts", "sm4-ctr", "aes-192-ecb"}) {
@@ -250,12 +259,8 @@ TEST(CudaMultiDeviceBatch, CipherBatchesSpreadOverDevicesMatchRef) {
     lengths[5] = 70 * 1024 + 3;  // cut into slices on its device (below a third of the batch: three ranges)
     std::mt19937_64 same_inputs = rng;
     Jobs want(spec, lengths, rng), got(spec, lengths, same_inputs);
-    want.validate(spec, Direction::encrypt);
-    got.validate(spec, Direction::encrypt);
-    run_batch(spec, Direction::encrypt, want.jobs, BatchOptions{"ref"});
     ThreeDevices devs;
-    cuda::run_cipher_batch(devs.set(), spec, Direction::encrypt, got.jobs, small_chunks(), 16 * 1024);
-    expect_same_results(want, got, "encrypt");
+    run_ref_and_devices(spec, Direction::encrypt, want, got, devs);
     const cuda::CipherOp op = spec.mode == Mode::gcm ? cuda::CipherOp::gcm_ctr
                               : spec.mode == Mode::cbc ? cuda::CipherOp::cbc_encrypt
                               : spec.mode == Mode::xts ? cuda::CipherOp::xts
@@ -274,12 +279,8 @@ TEST(CudaMultiDeviceBatch, CipherBatchesSpreadOverDevicesMatchRef) {
       if (spec.mode == Mode::gcm) dwant.tags[i][0] ^= 1, dgot.tags[i][0] ^= 1;
       if (spec.pads()) dwant.ins[i].back() ^= 0x40, dgot.ins[i].back() ^= 0x40;
     }
-    dwant.validate(spec, Direction::decrypt);
-    dgot.validate(spec, Direction::decrypt);
-    run_batch(spec, Direction::decrypt, dwant.jobs, BatchOptions{"ref"});
     ThreeDevices ddevs;
-    cuda::run_cipher_batch(ddevs.set(), spec, Direction::decrypt, dgot.jobs, small_chunks(), 16 * 1024);
-    expect_same_results(dwant, dgot, "decrypt");
+    run_ref_and_devices(spec, Direction::decrypt, dwant, dgot, ddevs);
     if (spec.mode == Mode::gcm) {
       EXPECT_EQ(dgot.jobs[3].status, JobStatus::auth_failed);
     }
