@@ -179,7 +179,13 @@ std::function<void()> ossl_raw_op(EVP_PKEY* pkey, const bytes& block, bool decry
   };
 }
 
-void add(Row r) { rows.push_back(std::move(r)); }
+/// Records a row and prints it at once ("row ..."), so that a run stopped by a time limit still leaves its figures.
+void add(Row r) {
+  std::printf("row %-12s %5zu %-8s %9zu %9.4f %13.0f  %s\n", r.op.c_str(), r.bits, r.engine.c_str(), r.jobs, r.seconds,
+              r.per_s(), r.note.c_str());
+  std::fflush(stdout);
+  rows.push_back(std::move(r));
+}
 
 /// The GPU kernel variants to measure (--kernels), each in turn through CRYPTACCEL_CUDA_RSA_KERNEL.
 std::vector<cuda::RsaKernel> kernels = {cuda::RsaKernel::thread, cuda::RsaKernel::fp64, cuda::RsaKernel::group};
