@@ -46,6 +46,30 @@ def _library(array: Any) -> str:
     return root if root in ("torch", "cupy") else ""
 
 
+# DLPack device types (dlpack.h DLDeviceType) that this module accepts, and those that are host memory.
+_KDL_CUDA, _KDL_CUDA_MANAGED = 2, 13
+_KDL_HOST = (1, 3)  # kDLCPU, kDLCUDAHost (pinned host memory)
+
+
+def _require_cuda_array(array: Any, what: str, host_api: str) -> None:
+    """Raises unless ``array`` is a DLPack producer in CUDA device (or managed) memory, from ``__dlpack_device__``
+    alone (nothing is exported or imported here; the extension checks the layout). ``host_api`` names what to use for
+    host data in the message."""
+    if not hasattr(array, "__dlpack__"):
+        if type(array).__name__ == "PyCapsule":
+            return  # a bare DLPack capsule (torch.utils.dlpack.to_dlpack): the extension checks it
+        raise TypeError(f"{what} must be a CUDA array with DLPack support (torch.Tensor, cupy.ndarray, ...), "
+                        f"not {type(array).__name__}")
+    device = getattr(array, "__dlpack_device__", None)
+    if device is None:
+        return
+    kind = int(device()[0])
+    if kind not in (_KDL_CUDA, _KDL_CUDA_MANAGED):
+        where = "host" if kind in _KDL_HOST else f"DLPack device type {kind}"
+        raise InvalidArgument(f"{what} must be an array in CUDA device memory, not in {where} memory "
+                              f"(for host data use {host_api})")
+
+
 def stream_handle(stream: Any = None, like: Any = None) -> int:
     """The ``cudaStream_t`` handle (an int) that ``stream=`` names, for work on the array ``like``.
 
@@ -87,15 +111,18 @@ def stream_handle(stream: Any = None, like: Any = None) -> int:
     return handle
 
 
-def _keep_alive(handle: int, *arrays: Any) -> None:
-    """Tells PyTorch's caching allocator that ``arrays`` are used on stream ``handle`` (when it is not their current one)."""
+def _keep_alive(stream: Any, handle: int, *arrays: Any) -> None:
+    """Tells PyTorch's caching allocator that ``arrays`` are used on stream ``handle`` (when it is not their current
+    one), so that their memory is not handed out again before the work queued there has run. ``stream`` is the
+    caller's ``stream=`` value, used as is when it is a ``torch.cuda.Stream``."""
     for a in arrays:
         if a is None or _library(a) != "torch":
             continue
         import torch
 
         if handle != int(torch.cuda.current_stream(a.device).cuda_stream):
-            a.record_stream(torch.cuda.ExternalStream(handle, device=a.device))
+            s = stream if isinstance(stream, torch.cuda.Stream) else torch.cuda.ExternalStream(handle, device=a.device)
+            a.record_stream(s)
 
 
 def _empty_like(array: Any) -> Any:
@@ -207,6 +234,10 @@ def _crypt(direction: str, cipher: str, key: Any, data: Any, iv: Any, out: Any, 
     if not isinstance(cipher, str):
         raise InvalidArgument(f"cipher must be a str, not {type(cipher).__name__}")
     gcm = _mode(cipher) == "gcm"
+    host_api = f"cryptaccel.{direction}"
+    for array, what in ((data, "data"), (out, "out"), (tag, "tag"), (ok, "ok")):
+        if array is not None:
+            _require_cuda_array(array, what, host_api)
     handle = stream_handle(stream, data)
     if out is None:
         out = _empty_like(data)
@@ -222,7 +253,7 @@ def _crypt(direction: str, cipher: str, key: Any, data: Any, iv: Any, out: Any, 
     _ext._cuda_crypt(cipher, direction, key, b"" if iv is None else iv, data, out, b"" if aad is None else aad,
                      tag if gcm else None, tag_len, ok if gcm and direction == "decrypt" else None, xts_unit, variant,
                      handle)
-    _keep_alive(handle, data, out, tag, ok)
+    _keep_alive(stream, handle, data, out, tag, ok)
     if wait_for_tag and _ext._cuda_read_flags(ok, handle) != [1]:
         raise AuthenticationFailed("GCM tag mismatch: the message or its tag was altered (output zeroed)")
     if gcm and direction == "encrypt":
@@ -245,6 +276,9 @@ def hash_many(algorithm: str, data: Any, offsets: Any, *, digest_len: Optional[i
     Returns:
         The digests array (ready once the stream's work has run).
     """
+    for array, what in ((data, "data"), (offsets, "offsets"), (out, "out")):
+        if array is not None:
+            _require_cuda_array(array, what, "cryptaccel.hash_many")
     info = _ext._hash_info(algorithm)
     if digest_len is None:
         if info["xof"]:
@@ -257,14 +291,15 @@ def hash_many(algorithm: str, data: Any, offsets: Any, *, digest_len: Optional[i
             raise InvalidArgument("offsets must be a 1-D array of count + 1 entries")
         out = _empty_bytes(data, (int(shape[0]) - 1, digest_len))
     _ext._cuda_hash(algorithm, data, offsets, out, digest_len, handle)
-    _keep_alive(handle, data, offsets, out)
+    _keep_alive(stream, handle, data, offsets, out)
     return out
 
 
 def keccak_f1600(states: Any, *, stream: Any = None) -> Any:
     """Applies Keccak-f[1600] in place to device states (a 64-bit integer array of ``25 * n`` lanes, lane ``(x, y)``
     of each state at ``x + 5*y``) and returns ``states``."""
+    _require_cuda_array(states, "states", "cryptaccel.keccak_f1600_batch")
     handle = stream_handle(stream, states)
     _ext._cuda_keccak(states, handle)
-    _keep_alive(handle, states)
+    _keep_alive(stream, handle, states)
     return states

@@ -37,8 +37,10 @@ DeviceBytes device_bytes(const nb::ndarray<>& a, const std::string& what) {
                               " memory; cryptaccel.encrypt / hash_many take host data)");
   if (a.dtype().bits % 8 != 0 || a.dtype().lanes != 1)
     throw ca::InvalidArgument(what + " must have whole-byte items");
-  std::int64_t expected = 1;  // C-contiguous: strides (in items) are the products of the later extents
-  for (std::size_t i = a.ndim(); i-- > 0;) {
+  // C-contiguous: strides (in items) are the products of the later extents. An empty array is, whatever its strides
+  // say (CuPy exports (0, n) arrays with strides that are not).
+  std::int64_t expected = 1;
+  for (std::size_t i = a.size() ? a.ndim() : 0; i-- > 0;) {
     if (a.shape(i) != 1 && a.stride_ptr() && a.stride(i) != expected)
       throw ca::InvalidArgument(what + " must be C-contiguous (use .contiguous() / cupy.ascontiguousarray)");
     expected *= static_cast<std::int64_t>(a.shape(i));

@@ -97,12 +97,31 @@ def test_host_arrays_are_rejected_clearly():
         cuda.encrypt("aes-128-ctr", bytes(16), host, bytes(16), out=FakeArray(32, device_type=1))
     with pytest.raises(InvalidArgument, match="CUDA device memory"):
         cuda.hash_many("sha256", host, FakeArray(2, bits=64, device_type=1), out=FakeArray(32, device_type=1))
-    with pytest.raises(InvalidArgument, match="int64 or uint64"):
-        cuda.keccak_f1600(FakeArray(25, bits=32, device_type=1))
-    with pytest.raises(InvalidArgument, match="out="):
-        cuda.encrypt("aes-128-ctr", bytes(16), host, bytes(16))  # an unknown library: no allocation here
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidArgument, match="CUDA device memory, not in host memory"):
+        cuda.encrypt("aes-128-ctr", bytes(16), host, bytes(16))  # said before any output is allocated
+    with pytest.raises(InvalidArgument, match="CUDA device memory, not in host memory"):
+        cuda.decrypt("aes-128-ctr", bytes(16), FakeArray(32, device_type=3), bytes(16))  # pinned host memory
+    with pytest.raises(InvalidArgument, match="keccak_f1600_batch"):
+        cuda.keccak_f1600(FakeArray(25, bits=64, device_type=1))
+    with pytest.raises(InvalidArgument, match="out"):
+        cuda.encrypt("aes-128-ctr", bytes(16), FakeArray(32), bytes(16), out=FakeArray(32, device_type=1))
+    with pytest.raises(TypeError, match="DLPack"):
         cuda.keccak_f1600(b"not an array" * 25)
+    with pytest.raises(TypeError, match="DLPack"):
+        cuda.hash_many("sha256", [1, 2, 3], FakeArray(2, bits=64))
+    with pytest.raises(InvalidArgument, match="pass out="):
+        cuda.encrypt("aes-128-ctr", bytes(16), FakeArray(32), bytes(16))  # an unknown library: no allocation here
+
+
+def test_numpy_arrays_are_rejected_clearly():
+    numpy = pytest.importorskip("numpy", reason="numpy is not installed: host-array case skipped")
+    a = numpy.zeros(32, numpy.uint8)
+    for call in (lambda: cuda.encrypt("aes-128-ctr", bytes(16), a, bytes(16)),
+                 lambda: cuda.encrypt("aes-128-gcm", bytes(16), a, bytes(12), out=a),
+                 lambda: cuda.hash_many("sha256", a, numpy.zeros(2, numpy.int64)),
+                 lambda: cuda.keccak_f1600(numpy.zeros(25, numpy.uint64))):
+        with pytest.raises(InvalidArgument, match="CUDA device memory, not in host memory"):
+            call()
 
 
 def test_cuda_array_checks_before_the_gpu_is_needed():
@@ -112,6 +131,13 @@ def test_cuda_array_checks_before_the_gpu_is_needed():
         cuda.keccak_f1600(FakeArray(25, bits=32))
     with pytest.raises(InvalidArgument, match="out has 16 bytes"):
         cuda.encrypt("aes-128-ctr", bytes(16), FakeArray(32), bytes(16), out=FakeArray(16))
+    # An empty array is contiguous whatever its strides say (CuPy's (0, n) arrays): it reaches the device API.
+    empty = FakeArray(0, stride=3, bits=64)
+    if cuda.available():
+        assert cuda.keccak_f1600(empty, stream=0) is empty
+    else:
+        with pytest.raises(EngineUnavailable):
+            cuda.keccak_f1600(empty, stream=0)
 
 
 def test_a_cuda_array_reaches_the_device_api():
@@ -189,11 +215,37 @@ class _Gpu:
             return array.cpu().numpy().tobytes()
         return self.lib.asnumpy(array).tobytes()
 
-    def side_stream(self):
-        return self.lib.cuda.Stream()
+    def empty(self, n: int, dtype="uint8"):
+        if self.name == "torch":
+            return self.lib.empty(n, dtype=getattr(self.lib, dtype), device="cuda")
+        return self.lib.empty(n, dtype=dtype)
 
-    def synchronize(self, stream):
-        stream.synchronize()
+    def current_stream(self):
+        if self.name == "torch":
+            return self.lib.cuda.current_stream()
+        return self.lib.cuda.get_current_stream()
+
+    def side_stream(self):
+        """A new non-blocking stream, ordered after the work queued so far on the current stream."""
+        if self.name == "torch":
+            s = self.lib.cuda.Stream()
+            s.wait_stream(self.current_stream())
+            return s
+        s = self.lib.cuda.Stream(non_blocking=True)
+        s.wait_event(self.current_stream().record())
+        return s
+
+    def use_stream(self, stream):
+        """A context manager that makes ``stream`` the library's current stream."""
+        return self.lib.cuda.stream(stream) if self.name == "torch" else stream
+
+    def synchronize(self, stream=None):
+        if stream is not None:
+            stream.synchronize()
+        elif self.name == "torch":
+            self.lib.cuda.synchronize()
+        else:
+            self.lib.cuda.Device().synchronize()
 
 
 def _length(cipher: str, rng: random.Random) -> int:
@@ -240,6 +292,55 @@ def test_in_place_on_a_side_stream_and_ttable(gpu):
         cuda.encrypt("aes-256-ctr", key, gpu.to_device(plain), iv, variant="fast")
 
 
+def test_legacy_stream_named_while_a_side_stream_is_current(gpu):
+    # Output allocated on the side stream, work queued on stream 0: torch tensors get record_stream(stream 0).
+    rng = random.Random(11)
+    key, iv, plain = rng.randbytes(16), rng.randbytes(16), rng.randbytes(300000)
+    want = cryptaccel.encrypt("aes-128-cbc", key, plain, iv, padding=False, engine="ref")
+    data = gpu.to_device(plain)
+    gpu.synchronize()
+    s = gpu.side_stream()
+    with gpu.use_stream(s):
+        assert cuda.stream_handle(None, like=data) == cuda.stream_handle(s) != 0
+        ct = cuda.encrypt("aes-128-cbc", key, data, iv, stream=0)
+    gpu.synchronize()
+    assert gpu.to_host(ct) == want
+
+
+def test_bytes_of_any_dtype_are_processed(gpu):
+    rng = random.Random(12)
+    key, iv, plain = rng.randbytes(16), rng.randbytes(16), rng.randbytes(4096)
+    want = cryptaccel.encrypt("aes-128-ctr", key, plain, iv, engine="ref")
+    out = gpu.to_device(bytes(4096), "float64")
+    assert cuda.encrypt("aes-128-ctr", key, gpu.to_device(plain, "int32"), iv, out=out) is out
+    assert gpu.to_host(out) == want
+
+
+def test_wrong_memory_and_layout_are_rejected(gpu):
+    key, iv = bytes(16), bytes(16)
+    x = gpu.to_device(bytes(range(256)) * 4)
+    host = np.zeros(1024, np.uint8)
+    with pytest.raises(InvalidArgument, match="CUDA device memory"):
+        cuda.encrypt("aes-128-ctr", key, host, iv)
+    with pytest.raises(InvalidArgument, match="CUDA device memory"):
+        cuda.encrypt("aes-128-ctr", key, x, iv, out=host)
+    if gpu.name == "torch":
+        with pytest.raises(InvalidArgument, match="CUDA device memory"):
+            cuda.encrypt("aes-128-ctr", key, gpu.lib.zeros(1024, dtype=gpu.lib.uint8), iv)  # a CPU tensor
+    with pytest.raises(InvalidArgument, match="C-contiguous"):
+        cuda.encrypt("aes-128-ctr", key, x[::2], iv)
+    with pytest.raises(InvalidArgument, match="C-contiguous"):
+        cuda.encrypt("aes-128-ctr", key, x.reshape(32, 32).T, iv, out=gpu.empty(1024))
+    with pytest.raises(InvalidArgument, match="C-contiguous"):
+        cuda.keccak_f1600(gpu.to_device(bytes(400), "uint64")[::2])
+    with pytest.raises(InvalidArgument, match="out has"):
+        cuda.encrypt("aes-128-ctr", key, x, iv, out=gpu.empty(1000))
+    with pytest.raises(InvalidArgument, match="int64 or uint64"):
+        cuda.hash_many("sha256", x, gpu.to_device(bytes(8), "int32"))
+    with pytest.raises(InvalidArgument, match="multiple of the block size"):
+        cuda.encrypt("aes-128-cbc", key, gpu.to_device(bytes(40)), iv)
+
+
 def test_gcm_tag_failure_releases_nothing(gpu):
     rng = random.Random(8)
     key, nonce, plain = rng.randbytes(16), rng.randbytes(12), rng.randbytes(5000)
@@ -248,6 +349,11 @@ def test_gcm_tag_failure_releases_nothing(gpu):
     bad[0] ^= 1
     with pytest.raises(AuthenticationFailed):
         cuda.decrypt("aes-128-gcm", key, ct, nonce, tag=gpu.to_device(bytes(bad)))
+    out = gpu.to_device(b"\x55" * len(plain))
+    with pytest.raises(AuthenticationFailed):
+        cuda.decrypt("aes-128-gcm", key, ct, nonce, tag=tag, aad=b"not the aad", out=out)
+    assert gpu.to_host(out) == bytes(len(plain))  # the plaintext never reached out
+    assert gpu.to_host(cuda.decrypt("aes-128-gcm", key, ct, nonce, tag=tag, out=out)) == plain
     # Asynchronous form: the flag says 0 and the output is zeroed.
     ok = gpu.to_device(b"\xff\xff\xff\xff", dtype="int32")
     out = cuda.decrypt("aes-128-gcm", key, ct, nonce, tag=gpu.to_device(bytes(bad)), ok=ok)
@@ -257,26 +363,66 @@ def test_gcm_tag_failure_releases_nothing(gpu):
         cuda.decrypt("aes-128-gcm", key, ct, nonce)
 
 
-@pytest.mark.parametrize("algorithm", ["sha256", "sha512", "sha3_256", "sm3", "shake_128"])
+@pytest.mark.parametrize("algorithm", ["sha256", "sha512", "sha3_256", "sm3", "shake_128", "shake_256"])
 def test_hash_many_matches_hashlib(gpu, algorithm):
     rng = random.Random(algorithm)
     msgs = [rng.randbytes(rng.choice([0, 1, 55, 64, 200, rng.randrange(0, 10000)])) for _ in range(500)]
     offsets = np.cumsum([0] + [len(m) for m in msgs]).astype(np.int64)
-    digest_len = 40 if algorithm == "shake_128" else None
+    digest_len = rng.choice([1, 40, 300]) if algorithm.startswith("shake") else None
     out = cuda.hash_many(algorithm, gpu.to_device(b"".join(msgs) or b"\0"), gpu.to_device(offsets.tobytes(), "int64"),
                          digest_len=digest_len)
-    got = gpu.to_host(out)
     n = digest_len or hashlib.new(algorithm).digest_size
+    assert tuple(out.shape) == (len(msgs), n)
+    got = gpu.to_host(out)
     for i, m in enumerate(msgs):
         h = hashlib.new(algorithm, m)
-        want = h.digest(n) if algorithm == "shake_128" else h.digest()
+        want = h.digest(n) if algorithm.startswith("shake") else h.digest()
         assert got[i * n:(i + 1) * n] == want, i
 
 
-def test_keccak_matches_ref(gpu):
+def test_hash_many_into_out_with_uint64_offsets(gpu):
+    msgs = [b"abc", b"", b"x" * 1000]
+    offsets = np.cumsum([0] + [len(m) for m in msgs]).astype(np.uint64)
+    out = gpu.empty(3 * 32)
+    assert cuda.hash_many("sha256", gpu.to_device(b"".join(msgs)), gpu.to_device(offsets.tobytes(), "uint64"),
+                          out=out) is out
+    assert gpu.to_host(out) == b"".join(hashlib.sha256(m).digest() for m in msgs)
+    empty = cuda.hash_many("sha256", gpu.to_device(b"\0"), gpu.to_device(bytes(8), "int64"))  # no messages
+    assert tuple(empty.shape) == (0, 32)
+    with pytest.raises(InvalidArgument, match="digest_len"):
+        cuda.hash_many("shake_128", gpu.to_device(b"\0"), gpu.to_device(bytes(16), "int64"))
+
+
+@pytest.mark.parametrize("dtype", ["uint64", "int64"])
+def test_keccak_matches_ref(gpu, dtype):
     rng = random.Random(9)
     raw = rng.randbytes(200 * 300)
     want = cryptaccel.keccak_f1600_batch(raw, engine="ref")
-    states = gpu.to_device(raw, "uint64")
+    states = gpu.to_device(raw, dtype)
     assert cuda.keccak_f1600(states) is states
     assert gpu.to_host(states) == want
+
+
+def test_arrays_on_another_device(gpu):
+    if gpu.name == "torch":
+        count = gpu.lib.cuda.device_count()
+    else:
+        count = gpu.lib.cuda.runtime.getDeviceCount()
+    if count < 2:
+        pytest.skip(f"{count} CUDA device: the second-device case needs two")
+    rng = random.Random(13)
+    key, iv, plain = rng.randbytes(16), rng.randbytes(16), rng.randbytes(5000)
+    if gpu.name == "torch":
+        on1 = gpu.lib.from_numpy(np.frombuffer(plain, np.uint8).copy()).to("cuda:1")
+        current = gpu.lib.cuda.current_device
+    else:
+        with gpu.lib.cuda.Device(1):
+            on1 = gpu.lib.asarray(np.frombuffer(plain, np.uint8))
+        current = lambda: gpu.lib.cuda.Device().id  # noqa: E731
+    before = current()
+    assert before == 0
+    ct = cuda.encrypt("aes-128-ctr", key, on1, iv)
+    assert current() == before  # the call ran on device 1 and left device 0 current
+    assert gpu.to_host(ct) == cryptaccel.encrypt("aes-128-ctr", key, plain, iv, engine="ref")
+    with pytest.raises(InvalidArgument, match="another device"):
+        cuda.encrypt("aes-128-ctr", key, on1, iv, out=gpu.to_device(plain))
