@@ -10,6 +10,11 @@
 # $OUT gets at most 8 files (the device tool's limit), each written as the run goes so that a cut-off run still
 # returns them: summary.txt, machine.txt, tests.log, bench.txt, rsa.txt, power.csv, results.tar.gz (JSON rows and
 # every separate log), and the summary is printed last.
+# Arguments: the phases to run, of tests, bench, rsa, crossover, hashcat (default: all, in that order). For a second,
+# shorter call, the environment narrows them: FIRST_LIGHT_CUDA_FILTER and FIRST_LIGHT_ENGINE_FILTER (GoogleTest
+# filters for cryptaccel_cuda_tests and the engine suites), FIRST_LIGHT_RSA_ARGS (cryptaccel_rsa_bench's sizes),
+# FIRST_LIGHT_HASHCAT_SECONDS (the cap of each hashcat -b, which compiles its kernels through NVRTC first),
+# FIRST_LIGHT_RSA_VARIANTS (the RSA kernel variants whose suites run again; empty: none), FIRST_LIGHT_NO_PYTHON=1.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 out=${OUT:-gpu-out}
@@ -20,6 +25,8 @@ work=$(mktemp -d)
 logs=$work/logs
 mkdir -p "$logs"
 status=0
+phases=" ${*:-tests bench rsa crossover hashcat} "
+want() { [[ $phases == *" $1 "* ]]; }
 
 log() { echo "[$(date -u +%H:%M:%S) +${SECONDS}s] $*" | tee -a "$out/summary.txt"; }
 # Seconds a phase may take: its cap, or what is left before the deadline.
@@ -51,6 +58,7 @@ smi=$!
 trap 'kill $smi 2>/dev/null; pack' EXIT
 
 # --- 1. correctness: all suites at once (16 host cores, one GPU shared) ---
+if want tests; then
 t=$(budget 150)
 log "correctness phase (at most ${t}s)"
 run_gtest() {  # name, then the command; shards through GTEST_* variables in the caller's environment
@@ -59,17 +67,19 @@ run_gtest() {  # name, then the command; shards through GTEST_* variables in the
   echo $? >"$logs/$name.rc"
 }
 pids=()
-run_gtest cuda_tests "$bin/cryptaccel_cuda_tests" & pids+=($!)
+run_gtest cuda_tests "$bin/cryptaccel_cuda_tests" --gtest_filter="${FIRST_LIGHT_CUDA_FILTER:-*}" & pids+=($!)
 # The engine suites (modes, GCM/XTS splits, hashes, SHA-crypt, RSA, the emulated and multi-device plans) on cuda.
 shards=4
 for i in $(seq 0 $((shards - 1))); do
   GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i run_gtest "engine_tests_$i" "$bin/cryptaccel_tests" \
-    --gtest_filter='*cuda*:*Cuda*' & pids+=($!)
+    --gtest_filter="${FIRST_LIGHT_ENGINE_FILTER:-*cuda*:*Cuda*}" & pids+=($!)
 done
-for k in fp64 group; do
+for k in ${FIRST_LIGHT_RSA_VARIANTS-thread fp64}; do
   CRYPTACCEL_CUDA_RSA_KERNEL=$k run_gtest "rsa_$k" "$bin/cryptaccel_tests" --gtest_filter='*Rsa*cuda*:*Rsa*Cuda*' & pids+=($!)
 done
-if [ -d "$work/python/cryptaccel" ]; then
+if [ -n "${FIRST_LIGHT_NO_PYTHON:-}" ]; then
+  echo "skipped (FIRST_LIGHT_NO_PYTHON)" >"$logs/python.log"; echo 0 >"$logs/python.rc"
+elif [ -d "$work/python/cryptaccel" ]; then
   ( PYTHONPATH=$work/python timeout "$t" python3 -m pytest -p no:cacheprovider -q -rs tests/python/test_cuda_dlpack.py \
       tests/python/test_python_hash.py >"$logs/python.log" 2>&1; echo $? >"$logs/python.rc" ) & pids+=($!)
 else
@@ -78,6 +88,7 @@ fi
 wait "${pids[@]}"
 : >"$out/tests.log"
 for f in "$logs"/cuda_tests.log "$logs"/engine_tests_*.log "$logs"/rsa_*.log; do
+  [ -f "$f" ] || continue
   rc=$(cat "${f%.log}.rc")
   [ "$rc" = 0 ] || status=1
   log "$(basename "$f" .log): rc $rc; $(gtest_summary "$f")"
@@ -88,6 +99,7 @@ rc=$(cat "$logs/python.rc"); [ "$rc" = 0 ] || status=1
 log "python: rc $rc; $(tail -1 "$logs/python.log")"
 grep -E '^(FAILED|ERROR)' "$logs/python.log" | head -20 | sed 's/^/    /' | tee -a "$out/summary.txt"
 { echo "===== python (rc $rc)"; cat "$logs/python.log"; } >>"$out/tests.log"
+fi
 
 # --- 2. figures, one at a time on the GPU ---
 bench() {  # cap, name, command: output appended to the given file
@@ -100,13 +112,24 @@ bench() {  # cap, name, command: output appended to the given file
   [ "$rc" = 0 ] || { status=1; log "  exit status $rc"; }
 }
 : >"$out/bench.txt"; : >"$out/rsa.txt"
+if want bench; then
 bench 70 "$out/bench.txt" "$bin/cryptaccel_cuda_bench" --runs 5 --host-gib 2 --json "$logs/bench.json"
 log "  $(grep -c 'GB/s' "$out/bench.txt") rows, $(grep -c MISMATCH "$out/bench.txt") mismatches"
 bench 40 "$out/bench.txt" "$bin/cryptaccel_shacrypt_bench" --candidates 262144 --cpu-candidates 2048 --json "$logs/shacrypt.json"
-bench 90 "$out/rsa.txt" "$bin/cryptaccel_rsa_bench" --sign2048 65536 --verify2048 524288 --sign4096 8192 \
-  --blocks1024 65536 --cpu-jobs 1024 --openssl-seconds 1 --json "$logs/rsa.json"
-grep -E '^(ratio|fastest)' "$out/rsa.txt" | tee -a "$out/summary.txt"
+fi
+if want rsa; then
+  # shellcheck disable=SC2086  # FIRST_LIGHT_RSA_ARGS is a list of options
+  bench 90 "$out/rsa.txt" "$bin/cryptaccel_rsa_bench" ${FIRST_LIGHT_RSA_ARGS:---sign2048 65536 --verify2048 524288 \
+    --sign4096 8192 --blocks1024 65536 --cpu-jobs 1024 --openssl-seconds 1} --json "$logs/rsa.json"
+  grep -E '^(ratio|fastest)' "$out/rsa.txt" | tee -a "$out/summary.txt"
+fi
+if want crossover; then
+  # Where the GPU starts to pay, per kind of request: the break-even sizes of src/cuda/auto_break_even.hpp.
+  bench 150 "$out/bench.txt" "$bin/cryptaccel_crossover_bench" --max-seconds "${FIRST_LIGHT_CROSSOVER_SECONDS:-4}"
+  grep '^crossover' "$out/bench.txt" | tee -a "$out/summary.txt"
+fi
 # hashcat on the same GPU: the machine's, or the portable copy (CUDA backend through the toolkit's libnvrtc).
+if want hashcat; then
 if [ -f "$carry/hashcat.tar.xz" ] && ! command -v hashcat >/dev/null; then
   mkdir -p "$work/hc" && tar -C "$work/hc" -xJf "$carry/hashcat.tar.xz"
   cuda_lib=$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")/../lib64
@@ -114,8 +137,9 @@ if [ -f "$carry/hashcat.tar.xz" ] && ! command -v hashcat >/dev/null; then
 else
   hashcat=(hashcat)
 fi
-for m in 1800 7400; do bench 45 "$out/bench.txt" "${hashcat[@]}" -b -m "$m" --machine-readable; done
+for m in 1800 7400; do bench "${FIRST_LIGHT_HASHCAT_SECONDS:-45}" "$out/bench.txt" "${hashcat[@]}" -b -m "$m" --machine-readable; done
 log "hashcat: $(grep -cE '^[0-9]+:(1800|7400):' "$out/bench.txt") benchmark rows"
 grep -E '^[0-9]+:(1800|7400):|H/s' "$out/bench.txt" | tee -a "$out/summary.txt"
+fi
 log "done, status $status"
 exit $status

@@ -28,7 +28,8 @@ fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCRYPTACCEL_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DCRYPTACCEL_BUILD_CLI=OFF -DCRYPTACCEL_BUILD_TESTS=ON -DCRYPTACCEL_RV_KERNELS=OFF \
   -DCRYPTACCEL_GTEST_SOURCE_DIR="$PWD/.carry/googletest" -DOPENSSL_USE_STATIC_LIBS=TRUE "${python_args[@]}" >/dev/null
-targets=(cryptaccel_tests cryptaccel_cuda_tests cryptaccel_cuda_bench cryptaccel_rsa_bench cryptaccel_shacrypt_bench)
+targets=(cryptaccel_tests cryptaccel_cuda_tests cryptaccel_cuda_bench cryptaccel_rsa_bench cryptaccel_shacrypt_bench
+         cryptaccel_crossover_bench)
 [ "${python_args[0]}" = -DCRYPTACCEL_BUILD_PYTHON=ON ] && targets+=(_cryptaccel)
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
 
@@ -36,7 +37,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin"
 for t in tests/cryptaccel_tests tests/cryptaccel_cuda_tests bench/gpu/cryptaccel_cuda_bench bench/gpu/cryptaccel_rsa_bench \
-         bench/gpu/cryptaccel_shacrypt_bench; do
+         bench/gpu/cryptaccel_shacrypt_bench bench/gpu/cryptaccel_crossover_bench; do
   strip -o "$stage/bin/$(basename "$t")" "$build/$t"
 done
 if [ -d "$build/python/cryptaccel" ] && ls "$build"/python/cryptaccel/_cryptaccel*.so >/dev/null 2>&1; then

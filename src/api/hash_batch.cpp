@@ -6,7 +6,10 @@
 namespace cryptaccel {
 
 BatchReport hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs, const BatchOptions& options) {
-  const engine::Engine& chosen = engine::select_hash_engine(options.engine, algorithm, engine::HashUse::batch);
+  std::size_t bytes = 0;
+  for (const HashJob& job : jobs) bytes += job.in.size();
+  const engine::Engine& chosen = engine::select_hash_engine(options.engine, algorithm, engine::HashUse::batch,
+                                                            engine::Work::of(engine::WorkKind::hash, jobs.size(), bytes));
   const HashInfo& info = hash_info(algorithm);
   for (HashJob& job : jobs) {
     job.error.clear();
@@ -25,7 +28,8 @@ BatchReport hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs, const B
 }
 
 std::string keccak_f1600_batch(std::span<KeccakState> states, std::string_view engine) {
-  const engine::Engine& chosen = engine::select_keccak_engine(engine);
+  const engine::Engine& chosen =
+      engine::select_keccak_engine(engine, engine::Work::of(engine::WorkKind::keccak, states.size()));
   engine::run_keccak_permutations(chosen, states, 0);
   return std::string(chosen.name());
 }

@@ -176,6 +176,7 @@ ShaCryptSetting shacrypt_random_setting(ShaCryptVariant variant, std::uint32_t r
 
 BatchReport shacrypt_batch(std::span<ShaCryptJob> jobs, const BatchOptions& options) {
   bool need256 = false, need512 = false;
+  std::size_t candidates = 0, rounds = 0;  // valid jobs, and their rounds summed: the work `auto` weighs
   for (ShaCryptJob& job : jobs) {
     job.error.clear();
     job.status = JobStatus::pending;
@@ -193,9 +194,12 @@ BatchReport shacrypt_batch(std::span<ShaCryptJob> jobs, const BatchOptions& opti
       continue;
     }
     (job.setting->variant == ShaCryptVariant::sha512 ? need512 : need256) = true;
+    ++candidates;
+    rounds += job.setting->rounds;
   }
   if (!need256 && !need512) need512 = true;  // nothing valid: still choose (and report) an engine
-  const engine::Engine& chosen = engine::select_shacrypt_engine(options.engine, need256, need512);
+  const engine::Engine& chosen = engine::select_shacrypt_engine(
+      options.engine, need256, need512, engine::Work::of(engine::WorkKind::shacrypt, candidates, rounds));
   engine::run_shacrypt_jobs(chosen, jobs, options);
   BatchReport report{std::string(chosen.name())};
   for (const ShaCryptJob& job : jobs) (job.status == JobStatus::ok ? report.succeeded : report.failed)++;

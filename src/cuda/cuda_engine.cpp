@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda/auto_break_even.hpp"
 #include "cuda/cuda_device.hpp"
 #include "cuda/executor.hpp"
 #include "cuda/multi_device.hpp"
@@ -54,6 +55,7 @@ class CudaEngine final : public engine::Engine {
   std::string unavailable_reason() const override { return cuda_unavailable_reason(); }
   bool supports(const CipherSpec&, Direction) const override { return true; }  // every mode CipherSpec can name
   bool runs_on_host_threads() const override { return false; }
+  bool worth_auto(const engine::Work& work) const override { return cuda::worth_auto(work); }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
     ExecOptions o = exec_options(aes_, options.xts_unit);

@@ -26,7 +26,7 @@ RsaKernel parse_rsa_kernel(std::string_view name) {
 
 RsaKernel rsa_kernel_from_env() {
   const char* v = std::getenv("CRYPTACCEL_CUDA_RSA_KERNEL");
-  return v && *v ? parse_rsa_kernel(v) : RsaKernel::thread;
+  return v && *v ? parse_rsa_kernel(v) : kDefaultRsaKernel;
 }
 
 bool rsa_kernel_supports(RsaKernel k, std::size_t words) {

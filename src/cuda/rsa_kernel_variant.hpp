@@ -1,6 +1,8 @@
 // The GPU's RSA exponentiation kernels: three ways to run the same operation (one launch of RsaModexpArgs, the
 // limb-interleaved layout of rsa_ops.hpp), measured side by side by bench/gpu/run.sh rsa. The issue behind them asks
-// for the fastest as the default; until a GPU run has chosen, `thread` is the default.
+// for the fastest as the default: `group`, the fastest for RSA-2048 and RSA-4096 signatures and RSA-2048
+// verification on the first H100 run (bench/results/2026-11-27-h100: 67 k vs 62 k (fp64) vs 51 k (thread) RSA-2048
+// signatures/s; 18.3 k vs 9.3 k vs 5.9 k RSA-4096), and level with the others on RSA-1024.
 //
 //   thread  one exponentiation per thread, 32-bit IMAD CIOS (rsa_modexp_thread, rsa_ops.hpp)
 //   fp64    one exponentiation per thread, Montgomery products from FP64 fused multiply-adds (rsa_fp64_ops.hpp)
@@ -25,7 +27,10 @@ enum class RsaKernel : std::uint8_t { thread = 0, fp64 = 1, group = 2 };
 std::string_view rsa_kernel_name(RsaKernel k);
 /// The variant named `name`; throws InvalidArgument naming the choices for anything else.
 RsaKernel parse_rsa_kernel(std::string_view name);
-/// CRYPTACCEL_CUDA_RSA_KERNEL when set (parse_rsa_kernel), else RsaKernel::thread.
+/// The variant used when CRYPTACCEL_CUDA_RSA_KERNEL is not set (see above).
+inline constexpr RsaKernel kDefaultRsaKernel = RsaKernel::group;
+
+/// CRYPTACCEL_CUDA_RSA_KERNEL when set (parse_rsa_kernel), else kDefaultRsaKernel.
 RsaKernel rsa_kernel_from_env();
 /// Whether variant `k` is built for `words`-word moduli (thread: every size of rsa_dispatch_words).
 bool rsa_kernel_supports(RsaKernel k, std::size_t words);

@@ -72,6 +72,22 @@ class XtsSplitKey {
                      std::uint8_t* out, std::size_t len) const = 0;
 };
 
+/// What a request asks of an engine, for `auto` to weigh against an engine's fixed cost per call.
+enum class WorkKind { cipher, hash, keccak, rsa_private, rsa_public, shacrypt };
+
+/// The size of one request (a batch). The default, `unknown()`, counts as large: callers that know the size pass it
+/// so that `auto` keeps small requests off engines that pay a fixed cost per call (the GPU's launches, transfers and
+/// synchronisation: tens of microseconds to milliseconds, see Engine::worth_auto).
+struct Work {
+  WorkKind kind = WorkKind::cipher;
+  std::size_t items = 0;  ///< jobs, messages, Keccak states, RSA operations (of the largest modulus) or SHA-crypt
+                          ///< candidates
+  std::size_t bytes = 0;  ///< input bytes (ciphers, hashes); SHA-crypt: rounds summed over the candidates
+  bool known = false;     ///< false: size unknown, treated as large
+  static Work unknown() { return {}; }
+  static Work of(WorkKind kind, std::size_t items, std::size_t bytes = 0) { return {kind, items, bytes, true}; }
+};
+
 /// A backend. Each engine says what it supports; dispatch asks, never guesses.
 class Engine {
  public:
@@ -84,6 +100,14 @@ class Engine {
   virtual std::string unavailable_reason() const = 0;
   /// Whether this engine implements `spec` in direction `dir`.
   virtual bool supports(const CipherSpec& spec, Direction dir) const = 0;
+  /// Whether `auto` should pick this engine for a request of this size that it supports. Engines that compute on
+  /// host cores say yes to any size; an engine with a fixed cost per call (a GPU) says no below its break-even size,
+  /// so that `auto` is the fastest engine for the request, as ARCHITECTURE.md promises. A named engine is used
+  /// whatever this says.
+  virtual bool worth_auto(const Work& work) const {
+    (void)work;
+    return true;
+  }
   /// True for engines that compute on host CPU cores: dispatch then splits large jobs and calls run_cipher_jobs
   /// concurrently from several threads, on disjoint jobs. Engines with their own parallelism (GPU) return false.
   virtual bool runs_on_host_threads() const = 0;
@@ -158,23 +182,27 @@ class Engine {
 /// The engines compiled into this build, most preferred first (the order `auto` tries them in).
 std::span<const Engine* const> registered_engines();
 
-/// The engine that serves (spec, dir) for `requested` ("auto" or a name); throws EngineUnavailable with the reason.
-const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir);
+/// The engine that serves (spec, dir) for `requested` ("auto" or a name; `auto` weighs `work`, see
+/// Engine::worth_auto); throws EngineUnavailable with the reason.
+const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir,
+                            const Work& work = Work::unknown());
 
 /// What a hash request needs from an engine.
 enum class HashUse { batch, streaming };
 
 /// The engine that serves hashing `algorithm` (in batches, or streaming through Hasher) for `requested`.
-const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use);
+const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use,
+                                 const Work& work = Work::unknown());
 
 /// The engine that serves shacrypt_batch for `requested`: one that runs every variant asked for.
-const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt);
+const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt,
+                                     const Work& work = Work::unknown());
 
 /// The engine that serves keccak_f1600_batch for `requested`.
-const Engine& select_keccak_engine(std::string_view requested);
+const Engine& select_keccak_engine(std::string_view requested, const Work& work = Work::unknown());
 
 /// The engine that serves RSA (and raw modexp) with a `bits`-bit modulus for `requested`.
-const Engine& select_rsa_engine(std::string_view requested, std::size_t bits);
+const Engine& select_rsa_engine(std::string_view requested, std::size_t bits, const Work& work = Work::unknown());
 
 /// The `ref` engine (always present).
 const Engine& ref_engine();

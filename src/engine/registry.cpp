@@ -38,14 +38,20 @@ std::span<const Engine* const> registered_engines() {
 
 namespace {
 
-/// The one selection rule, for any request: `auto` takes the first available engine that can serve it; a named
+/// The one selection rule, for any request: `auto` takes the first available engine that can serve it and finds
+/// the request's `work` worth its fixed cost per call (Engine::worth_auto; the host engines always do); a named
 /// engine must exist, be available and serve it. `what()` names the request in error messages; it is only called
 /// on an error, so that a successful selection (once per batch call) builds no strings.
 template <class CanServe, class What>
-const Engine& select(std::string_view requested, What what, CanServe can_serve) {
+const Engine& select(std::string_view requested, What what, const Work& work, CanServe can_serve) {
   if (requested.empty() || requested == "auto") {
-    for (const Engine* e : registered_engines())
-      if (e->unavailable_reason().empty() && can_serve(*e)) return *e;
+    const Engine* first_able = nullptr;
+    for (const Engine* e : registered_engines()) {
+      if (!e->unavailable_reason().empty() || !can_serve(*e)) continue;
+      if (e->worth_auto(work)) return *e;
+      if (!first_able) first_able = e;
+    }
+    if (first_able) return *first_able;  // only offloading engines can serve it: size does not matter then
     throw EngineUnavailable("no available engine supports " + what());
   }
   for (const Engine* e : registered_engines()) {
@@ -64,37 +70,38 @@ const Engine& select(std::string_view requested, What what, CanServe can_serve) 
 
 }  // namespace
 
-const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir) {
-  return select(requested, [&] { return spec.name() + " " + direction_name(dir); },
+const Engine& select_engine(std::string_view requested, const CipherSpec& spec, Direction dir, const Work& work) {
+  return select(requested, [&] { return spec.name() + " " + direction_name(dir); }, work,
                 [&](const Engine& e) { return e.supports(spec, dir); });
 }
 
-const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use) {
+const Engine& select_hash_engine(std::string_view requested, HashAlgorithm algorithm, HashUse use, const Work& work) {
   const auto name = [&] { return std::string(hash_info(algorithm).name); };
   if (use == HashUse::streaming)
-    return select(requested, [&] { return "streaming " + name(); },
+    return select(requested, [&] { return "streaming " + name(); }, work,
                   [&](const Engine& e) { return e.hash_blocks_function(algorithm) != nullptr; });
-  return select(requested, name, [&](const Engine& e) { return e.supports_hash(algorithm); });
+  return select(requested, name, work, [&](const Engine& e) { return e.supports_hash(algorithm); });
 }
 
-const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt) {
+const Engine& select_shacrypt_engine(std::string_view requested, bool sha256crypt, bool sha512crypt,
+                                     const Work& work) {
   const auto what = [=] {
     return std::string(sha256crypt && sha512crypt ? "sha256crypt and sha512crypt"
                                                   : (sha256crypt ? "sha256crypt" : "sha512crypt"));
   };
-  return select(requested, what, [=](const Engine& e) {
+  return select(requested, what, work, [=](const Engine& e) {
     return (!sha256crypt || e.supports_shacrypt(ShaCryptVariant::sha256)) &&
            (!sha512crypt || e.supports_shacrypt(ShaCryptVariant::sha512));
   });
 }
 
-const Engine& select_keccak_engine(std::string_view requested) {
-  return select(requested, [] { return std::string("keccak-f[1600] batches"); },
+const Engine& select_keccak_engine(std::string_view requested, const Work& work) {
+  return select(requested, [] { return std::string("keccak-f[1600] batches"); }, work,
                 [](const Engine& e) { return e.supports_keccak_batch(); });
 }
 
-const Engine& select_rsa_engine(std::string_view requested, std::size_t bits) {
-  return select(requested, [=] { return "RSA-" + std::to_string(bits); },
+const Engine& select_rsa_engine(std::string_view requested, std::size_t bits, const Work& work) {
+  return select(requested, [=] { return "RSA-" + std::to_string(bits); }, work,
                 [=](const Engine& e) { return e.supports_rsa(bits); });
 }
 

@@ -56,13 +56,14 @@ namespace {
 
 constexpr const char* kCheckFailed = "rsa: the private-key result failed its check (inconsistent key or fault); nothing released";
 
-/// The engine for a batch whose largest modulus has `bits` bits.
+/// The engine for a batch of `kind` operations whose largest modulus has `bits` bits.
 template <class Job, class KeyOf>
-const engine::Engine& pick_engine(std::string_view requested, std::span<Job> jobs, KeyOf key_of) {
+const engine::Engine& pick_engine(std::string_view requested, engine::WorkKind kind, std::span<Job> jobs,
+                                  KeyOf key_of) {
   std::size_t bits = 1024;
   for (const Job& j : jobs)
     if (const auto* k = key_of(j)) bits = std::max(bits, k->bits());
-  return engine::select_rsa_engine(requested, bits);
+  return engine::select_rsa_engine(requested, bits, engine::Work::of(kind, jobs.size(), 0));
 }
 
 /// The message digest a signature covers (the message itself when prehashed, checked for length).
@@ -107,7 +108,8 @@ BatchReport report(const engine::Engine& e, std::size_t ok, std::size_t total) {
 
 BatchReport sign_batch(std::span<SignJob> jobs, const SignOptions& options, const BatchOptions& batch) {
   check_sign_options(options);
-  const engine::Engine& eng = pick_engine(batch.engine, jobs, [](const SignJob& j) { return j.key; });
+  const engine::Engine& eng =
+      pick_engine(batch.engine, engine::WorkKind::rsa_private, jobs, [](const SignJob& j) { return j.key; });
   std::vector<bytes> ems(jobs.size());
   std::vector<PrivateItem> items(jobs.size());
   engine::parallel_for(jobs.size(), batch.threads, [&](std::size_t i) {
@@ -144,7 +146,8 @@ BatchReport sign_batch(std::span<SignJob> jobs, const SignOptions& options, cons
 
 BatchReport verify_batch(std::span<VerifyJob> jobs, const SignOptions& options, const BatchOptions& batch) {
   check_sign_options(options);
-  const engine::Engine& eng = pick_engine(batch.engine, jobs, [](const VerifyJob& j) { return j.key; });
+  const engine::Engine& eng =
+      pick_engine(batch.engine, engine::WorkKind::rsa_public, jobs, [](const VerifyJob& j) { return j.key; });
   std::vector<bytes> ems(jobs.size());
   std::vector<PublicItem> items;
   std::vector<std::size_t> index;
@@ -188,7 +191,8 @@ BatchReport verify_batch(std::span<VerifyJob> jobs, const SignOptions& options, 
 BatchReport decrypt_batch(std::span<DecryptJob> jobs, const EncryptOptions& options, const BatchOptions& batch) {
   (void)digest_size(options.hash);
   if (options.mgf_hash) (void)digest_size(*options.mgf_hash);
-  const engine::Engine& eng = pick_engine(batch.engine, jobs, [](const DecryptJob& j) { return j.key; });
+  const engine::Engine& eng =
+      pick_engine(batch.engine, engine::WorkKind::rsa_private, jobs, [](const DecryptJob& j) { return j.key; });
   const auto max_message = [&](std::size_t k) {
     return options.padding == EncryptionPadding::oaep ? oaep_max_message(options.hash, k) : pkcs1v15_max_message(k);
   };
@@ -257,7 +261,8 @@ bool verify(const PublicKey& key, bytes_view message, bytes_view signature, cons
 
 bytes encrypt(const PublicKey& key, bytes_view plaintext, const EncryptOptions& options) {
   const std::size_t k = key.size();
-  const engine::Engine& eng = engine::select_rsa_engine(options.engine, key.bits());
+  const engine::Engine& eng =
+      engine::select_rsa_engine(options.engine, key.bits(), engine::Work::of(engine::WorkKind::rsa_public, 1));
   SecretBuffer em(k);
   if (options.padding == EncryptionPadding::oaep)
     eme_oaep_encode(options.hash, mgf_of(options), options.label, plaintext, em.data.data(), k);
@@ -291,7 +296,9 @@ std::vector<bytes> modexp_batch(std::span<const bytes_view> bases, bytes_view ex
   const std::size_t out_len = modulus.size(), len = (bits + 7) / 8;
   std::vector<bytes> results(bases.size(), bytes(out_len, 0));
   if (bits == 1) return results;  // everything is 0 mod 1
-  const engine::Engine& eng = engine::select_rsa_engine(batch.engine, std::max<std::size_t>(bits, 1024));
+  // A secret exponent as long as the modulus: private-operation work per base.
+  const engine::Engine& eng = engine::select_rsa_engine(batch.engine, std::max<std::size_t>(bits, 1024),
+                                                        engine::Work::of(engine::WorkKind::rsa_private, bases.size()));
   const bytes_view n(modulus.data() + (modulus.size() - len), len);
   const Modulus mod = make_modulus(n, limbs_for_bits(bits));
   // Bases (public) at or above the modulus are reduced first, with OpenSSL's BN.
