@@ -263,7 +263,22 @@ TEST_P(RsaEngine, EncryptionBothWaysWithOpenssl) {
     // Malformed ciphertexts: wrong length, not below n, bad padding.
     EXPECT_THROW(rsa::decrypt(k.key, bytes(k.key.size() - 1, 1), p), InvalidCiphertext);
     EXPECT_THROW(rsa::decrypt(k.key, bytes(k.key.size(), 0xff), p), InvalidCiphertext);
-    EXPECT_THROW(rsa::decrypt(k.key, rsa::encrypt(pub, msg, rsa::EncryptOptions{}), p), InvalidCiphertext);
+    // Blocks that are never valid PKCS#1 v1.5 (raw RSA of a chosen block): no zero separator; block type 1.
+    bytes no_separator(k.key.size(), 0x5a), type1(k.key.size(), 0xff);
+    no_separator[0] = 0, no_separator[1] = 2;
+    type1[0] = 0, type1[1] = 1, type1[20] = 0;
+    EXPECT_THROW(rsa::decrypt(k.key, ossl_crypt(k.pkey.get(), no_separator, false, RSA_NO_PADDING), p), InvalidCiphertext);
+    EXPECT_THROW(rsa::decrypt(k.key, ossl_crypt(k.pkey.get(), type1, false, RSA_NO_PADDING), p), InvalidCiphertext);
+    // An OAEP ciphertext: its block is a valid v1.5 block about once in 400 (byte 1 = 0x02, no zero in the next 8
+    // bytes, a zero after them), so the expectation is read off the block itself (OpenSSL's raw decryption).
+    const bytes oaep_ct = rsa::encrypt(pub, msg, rsa::EncryptOptions{});
+    const bytes block = ossl_crypt(k.pkey.get(), oaep_ct, true, RSA_NO_PADDING);
+    const auto separator = std::find(block.begin() + 2, block.end(), std::uint8_t{0});
+    const bool valid_v15 = block[0] == 0 && block[1] == 2 && separator != block.end() && separator - block.begin() >= 10;
+    if (valid_v15)
+      EXPECT_EQ(rsa::decrypt(k.key, oaep_ct, p), bytes(separator + 1, block.end()));
+    else
+      EXPECT_THROW(rsa::decrypt(k.key, oaep_ct, p), InvalidCiphertext);
   }
 }
 

@@ -2,8 +2,9 @@
 // decoders: encoded messages that are valid, broken in the first byte, or broken at the separator are decoded in a
 // random interleaving, and Welch's t statistic between the invalid classes' times (the slowest 5% of each
 // cropped) must stay below 10, dudect's threshold for a leak. A timing difference that depended on where the padding broke shows
-// up as |t| in the tens or hundreds within these sample counts. Skipped on a loaded machine (load average above the
-// core count), where the noise makes the statistic meaningless; CRYPTACCEL_TIMING_FORCE=1 runs it anyway.
+// up as |t| in the tens or hundreds within these sample counts, in every measurement; a disturbed measurement is
+// repeated (up to three, check_classes). Skipped on a loaded machine (load average above the core count), where the
+// noise makes the statistic meaningless; CRYPTACCEL_TIMING_FORCE=1 runs it anyway.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -48,10 +49,12 @@ bool machine_loaded() {
   return getloadavg(load, 1) == 1 && load[0] > static_cast<double>(std::thread::hardware_concurrency());
 }
 
+/// One measurement: the classes decoded in a random interleaving (seed `seed`); returns the largest |t| between two
+/// invalid classes. Checks every verdict on the way.
 template <class Decode>
-void check_classes(const std::vector<bytes>& classes, Decode decode, const char* what) {
+double worst_invalid_t(const std::vector<bytes>& classes, Decode decode, const char* what, std::uint64_t seed) {
   constexpr int kSamples = 4000;
-  std::mt19937_64 rng(5);
+  std::mt19937_64 rng(seed);
   std::vector<std::vector<double>> times(classes.size());
   std::vector<std::uint8_t> out(classes[0].size());
   for (int i = 0; i < kSamples * static_cast<int>(classes.size()); ++i) {
@@ -59,20 +62,38 @@ void check_classes(const std::vector<bytes>& classes, Decode decode, const char*
     const auto t0 = std::chrono::steady_clock::now();
     const rsa::Decoded d = decode(classes[c].data(), out.data());
     const auto t1 = std::chrono::steady_clock::now();
-    ASSERT_EQ(d.good, c == 0) << what << " class " << c;
+    EXPECT_EQ(d.good, c == 0) << what << " class " << c;
     times[c].push_back(std::chrono::duration<double, std::nano>(t1 - t0).count());
   }
   // Where the padding broke must not show: the invalid classes against each other. (Valid against invalid is
   // printed for information only: the verdict itself is public, the caller gets data or an error.)
   for (std::size_t c = 1; c < classes.size(); ++c)
     std::printf("%s: t(valid vs invalid class %zu) = %.2f (information)\n", what, c, welch_t(times[0], times[c]));
+  double worst = 0;
   for (std::size_t a = 1; a < classes.size(); ++a)
     for (std::size_t b = a + 1; b < classes.size(); ++b) {
       const double t = welch_t(times[a], times[b]);
       std::printf("%s: t(invalid class %zu vs %zu) = %.2f\n", what, a, b, t);
-      EXPECT_LT(std::fabs(t), 10.0) << what << ": invalid classes " << a << " and " << b << " differ in time (t = " << t
-                                    << ")";
+      worst = std::max(worst, std::fabs(t));
     }
+  return worst;
+}
+
+/// The invalid classes must not differ in time. A real leak shows as |t| in the tens or hundreds in every
+/// measurement; another process taking the core (a busy 2-core CI machine) disturbs one measurement, not three in a
+/// row: so up to three independent measurements, and a failure only when every one of them is over the threshold.
+template <class Decode>
+void check_classes(const std::vector<bytes>& classes, Decode decode, const char* what) {
+  constexpr double kThreshold = 10;  // dudect's threshold for a leak
+  constexpr int kAttempts = 3;
+  double t = 0;
+  for (int attempt = 0; attempt < kAttempts; ++attempt) {
+    t = worst_invalid_t(classes, decode, what, 5 + static_cast<std::uint64_t>(attempt));
+    if (::testing::Test::HasFailure() || t < kThreshold) return;
+    std::printf("%s: |t| = %.2f on measurement %d of %d; measuring again\n", what, t, attempt + 1, kAttempts);
+  }
+  ADD_FAILURE() << what << ": invalid classes differ in time in " << kAttempts << " measurements out of "
+                << kAttempts << " (last |t| = " << t << ")";
 }
 
 TEST(RsaTiming, DecryptionPaddingFailuresTakeTheSameTime) {

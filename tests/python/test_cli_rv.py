@@ -199,9 +199,15 @@ def test_run_check_detects_a_wrong_output(manifest, tmp_path):
             e["elf"] = dec[(e["variant"], e["xlen"])]
     path = tmp_path / "manifest.json"
     path.write_text(json.dumps(doctored))
-    proc = cli("run", "aes256-keyexp-enc", "--variant", "native", "--xlen", 64, "--check", "--manifest", path)
+    proc = cli("run", "aes256-keyexp-enc", "--variant", "native", "--xlen", 64, "--check", "--manifest", path,
+               "--seed", 7)
     assert proc.returncode == 1
-    assert b"cryptaccel rv: output differs from the ref engine's (first difference at byte 16)" in proc.stderr
+    # Both schedules start with the key itself; where they first differ after that depends on the key (byte 16 for
+    # most keys, later when the two round keys happen to agree on a byte), so only the bound is asserted.
+    found = re.search(rb"cryptaccel rv: output differs from the ref engine's \(first difference at byte (\d+)\)",
+                      proc.stderr)
+    assert found, proc.stderr
+    assert int(found.group(1)) >= 16
 
 
 # --- rv run --vs spike ---------------------------------------------------------------------------------------------
