@@ -40,9 +40,9 @@ $sudo rm -f "$root/etc/apt/sources.list"
 for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources /etc/apt/apt.conf.d/*; do
   [ -f "$f" ] && $sudo cp "$f" "$root$f"
 done
-for f in /etc/pip.conf /etc/ssl/certs/ca-certificates.crt; do
+for f in /etc/pip.conf /etc/ssl/certs/ca-certificates.crt /usr/local/share/ca-certificates/*; do
   [ -f "$f" ] && { $sudo mkdir -p "$root$(dirname "$f")"; $sudo cp -L "$f" "$root$f"; }
-done
+done  # (the local CAs too: installing ca-certificates in the root rebuilds the bundle from them)
 pip_env=()
 while IFS= read -r line; do pip_env+=("$line"); done < <(env | grep -E '^(PIP_|https?_proxy=|HTTPS?_PROXY=|no_proxy=|NO_PROXY=)' | grep -v '^PIP_FIND_LINKS=' || true)
 $sudo cp -L /etc/resolv.conf "$root/etc/resolv.conf"
