@@ -1,21 +1,12 @@
 // One-shot encrypt/decrypt: a batch of one job, with failures turned into typed exceptions.
 #include "cryptaccel/modes.hpp"
 
+#include "api/job_failure.hpp"
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/error.hpp"
 
 namespace cryptaccel {
 namespace {
-
-void throw_on_failure(const CipherJob& job) {
-  switch (job.status) {
-    case JobStatus::ok: return;
-    case JobStatus::auth_failed: throw AuthenticationFailed();
-    case JobStatus::bad_decrypt: throw BadDecrypt(job.error);
-    case JobStatus::invalid_argument: throw InvalidArgument(job.error);
-    case JobStatus::pending: throw Error("internal error: job was not run");
-  }
-}
 
 void check_tag_len(const CipherSpec& spec, std::size_t tag_len) {
   if (spec.is_aead() && (tag_len < 4 || tag_len > 16))

@@ -1,0 +1,68 @@
+// cryptaccel — streaming encryption: a message of any length, fed in pieces, in memory bounded by the options (never
+// by the message). The stream collects input into batches of fixed-size chunks and runs each batch through run_batch
+// as independent jobs, so the chosen engine spreads the chunks over its cores or GPU threads:
+//   - CTR: chunk k starts at counter block IV + (its offset / 16);
+//   - ECB: chunks of whole blocks; the padding in the last one;
+//   - CBC decryption: chunk k's IV is the ciphertext block before it (known from the input);
+//   - CBC encryption is serial by nature: one chunk after the other on one core, chunk k's IV the last ciphertext
+//     block of chunk k - 1;
+//   - XTS with data units (xts_unit > 0): chunks of whole data units, chunk k's first tweak IV + (its first unit).
+// GCM and XTS without data units (the whole stream one data unit) are not streamed yet: `streamable` says so, and
+// callers use the one-shot API (modes.hpp) for them.
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string_view>
+
+#include "cryptaccel/cipher.hpp"
+#include "cryptaccel/modes.hpp"
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel {
+
+/// How a stream cuts and schedules its work.
+struct StreamOptions {
+  std::string_view engine = "auto";  ///< "auto" or an engine name
+  /// Bytes per chunk (one job of a batch); rounded down to whole blocks (XTS: whole data units, at least one).
+  std::size_t chunk_bytes = std::size_t{1} << 20;
+  /// Chunks per batch; 0: four per host thread. Peak memory is about 2 x chunk_bytes x chunks (input + output).
+  std::size_t chunks_per_batch = 0;
+  std::size_t threads = 0;  ///< host threads for engines that run on CPU cores (0: all cores)
+};
+
+/// Called with output, in order, as it is ready; the view is valid only during the call.
+using StreamSink = std::function<void(bytes_view)>;
+
+/// Whether `spec` can stream (every mode but GCM, and XTS only with data units: xts_unit > 0).
+bool streamable(const CipherSpec& spec, std::size_t xts_unit);
+
+/// One encryption or decryption of a stream. Not copyable; one thread at a time.
+class CipherStream {
+ public:
+  /// Checks the key and IV as the one-shot API does (params.aad and tag_len are not used). Throws InvalidArgument,
+  /// or EngineUnavailable when the engine cannot run `spec`; InvalidArgument when !streamable(spec, xts_unit).
+  CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params, const StreamOptions& options = {});
+  ~CipherStream();  // wipes the key and buffers
+  CipherStream(const CipherStream&) = delete;
+  CipherStream& operator=(const CipherStream&) = delete;
+
+  /// Takes more input; hands finished output to `sink` (possibly none yet: input is collected into batches, and a
+  /// decryption with padding holds its last block back until finish).
+  void update(bytes_view in, const StreamSink& sink);
+  /// Ends the stream: the rest of the output, with padding added (encryption) or checked and removed (decryption).
+  /// Throws BadDecrypt (bad padding, or a length the mode cannot take); output already handed to the sink stays
+  /// handed, so callers that must not release a bad stream's output write it somewhere they can discard.
+  void finish(const StreamSink& sink);
+
+  /// The engine that ran the batches so far ("" before the first).
+  const std::string& engine_used() const;
+  /// Input bytes taken so far.
+  std::uint64_t bytes_in() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace cryptaccel

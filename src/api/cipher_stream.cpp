@@ -1,0 +1,178 @@
+// Streaming encryption (include/cryptaccel/stream.hpp): input collected into batches of chunks, each batch one
+// run_batch call of independent jobs, the chaining values (CTR counter, CBC IV, XTS tweak) carried from batch to batch.
+#include "cryptaccel/stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "algo/block_modes.hpp"
+#include "api/job_failure.hpp"
+#include "api/secret_buffer.hpp"
+#include "cryptaccel/batch.hpp"
+#include "cryptaccel/error.hpp"
+
+namespace cryptaccel {
+
+bool streamable(const CipherSpec& spec, std::size_t xts_unit) {
+  return spec.mode != Mode::gcm && (spec.mode != Mode::xts || xts_unit > 0);
+}
+
+struct CipherStream::State {
+  CipherSpec spec;          // as given (padding applies to the last chunk only)
+  CipherSpec unpadded;      // the spec of every chunk but the last
+  Direction dir;
+  SecretBuffer key;
+  std::uint8_t chain[16] = {};  // CTR: next counter block; CBC: IV of the next chunk; XTS: tweak of the next unit
+  std::size_t xts_unit;
+  std::string engine;
+  std::size_t threads;
+  std::size_t chunk;        // bytes per job: whole blocks (XTS: whole data units)
+  std::size_t batch;        // bytes per batch: chunk x chunks per batch
+  SecretBuffer in;          // collected input, batch + 16 bytes of room
+  std::size_t in_len = 0;
+  SecretBuffer out;         // one batch's output (+ a block of padding)
+  std::string engine_used;
+  std::uint64_t bytes_in = 0;
+  bool finished = false;
+
+  State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t chunk_bytes,
+        std::size_t chunks)
+      : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(o.threads),
+        chunk(chunk_bytes), batch(chunk_bytes * chunks), in(chunk_bytes * chunks + 16), out(chunk_bytes * chunks + 16) {
+    unpadded.padding = false;
+    std::copy(p.key.begin(), p.key.end(), key.data.begin());
+    std::copy(p.iv.begin(), p.iv.end(), chain);
+  }
+
+  /// Whether the last block must stay back until finish (a padded decryption needs to see its end).
+  bool holds_back() const { return dir == Direction::decrypt && spec.pads(); }
+
+  /// Chunk k's IV, for a batch over in[0, n).
+  void chunk_iv(std::size_t offset, std::uint8_t iv[16]) const {
+    std::memcpy(iv, chain, 16);
+    switch (spec.mode) {
+      case Mode::ctr: algo::ctr128_add(iv, offset / 16); break;
+      case Mode::xts: algo::le128_add(iv, offset / xts_unit); break;
+      case Mode::cbc:
+        if (offset > 0) std::memcpy(iv, in.data.data() + offset - 16, 16);  // decryption: the ciphertext before it
+        break;
+      default: break;
+    }
+  }
+
+  /// Runs `jobs` on the engine and throws on the first failure.
+  void run(const CipherSpec& s, std::span<CipherJob> jobs) {
+    const BatchReport report = run_batch(s, dir, jobs, BatchOptions{engine, xts_unit, threads});
+    engine_used = report.engine;
+    for (const CipherJob& j : jobs) throw_on_failure(j);
+  }
+
+  /// Encrypts or decrypts in[0, n) (with `s`: the last piece of a stream may be padded), hands the output to the
+  /// sink, moves the chaining value on and drops those bytes from `in`.
+  void process(std::size_t n, const CipherSpec& s, const StreamSink& sink) {
+    if (n == 0 && !s.pads()) return;  // nothing to do (an empty padded piece still makes a block of padding)
+    std::size_t produced = 0;
+    if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
+      // Serial: each chunk's IV is the previous chunk's last ciphertext block.
+      for (std::size_t offset = 0; offset < n || (offset == 0 && n == 0); offset += chunk) {
+        const std::size_t len = std::min(chunk, n - offset);
+        CipherJob job{key.data, bytes_view(chain, 16), bytes_view(in.data.data() + offset, len),
+                      mutable_bytes(out.data.data() + produced, out.data.size() - produced)};
+        run(offset + len == n ? s : unpadded, {&job, 1});
+        produced += job.out_len;
+        if (job.out_len >= 16) std::memcpy(chain, out.data.data() + produced - 16, 16);
+        if (n == 0) break;
+      }
+    } else {
+      std::vector<CipherJob> jobs;
+      std::vector<std::uint8_t> ivs((n / chunk + 1) * 16);
+      for (std::size_t offset = 0, k = 0; offset < n || (offset == 0 && n == 0); offset += chunk, ++k) {
+        const std::size_t len = std::min(chunk, n - offset);
+        chunk_iv(offset, ivs.data() + 16 * k);
+        jobs.push_back(CipherJob{key.data, spec.mode == Mode::ecb ? bytes_view{} : bytes_view(ivs.data() + 16 * k, 16),
+                                 bytes_view(in.data.data() + offset, len),
+                                 mutable_bytes(out.data.data() + offset, len + (offset + len == n ? 16 : 0))});
+        if (n == 0) break;
+      }
+      // Only the last job may carry padding: the others run with the unpadded spec.
+      if (s.pads() && jobs.size() > 1) run(unpadded, std::span<CipherJob>(jobs).first(jobs.size() - 1));
+      run(s, s.pads() ? std::span<CipherJob>(jobs).last(1) : std::span<CipherJob>(jobs));
+      produced = n - jobs.back().in.size() + jobs.back().out_len;
+      switch (spec.mode) {
+        case Mode::ctr: algo::ctr128_add(chain, n / 16); break;
+        case Mode::xts: algo::le128_add(chain, n / xts_unit); break;
+        case Mode::cbc:
+          if (n >= 16) std::memcpy(chain, in.data.data() + n - 16, 16);
+          break;
+        default: break;
+      }
+    }
+    if (produced) sink(bytes_view(out.data.data(), produced));
+    std::memmove(in.data.data(), in.data.data() + n, in_len - n);
+    in_len -= n;
+  }
+};
+
+namespace {
+
+/// Chunk size for `spec`: whole blocks, and for XTS whole data units (at least one).
+std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t requested) {
+  const std::size_t unit = spec.mode == Mode::xts ? xts_unit : 16;
+  return std::max<std::size_t>(requested / unit, 1) * unit;
+}
+
+}  // namespace
+
+CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params,
+                           const StreamOptions& options) {
+  if (!streamable(spec, params.xts_unit))
+    throw InvalidArgument(spec.name() + (spec.mode == Mode::gcm ? " does not stream yet (use the one-shot API)"
+                                                                : " streams only with data units (xts_unit > 0)"));
+  if (spec.mode != Mode::ecb && params.iv.size() != 16)
+    throw InvalidArgument("invalid IV length " + std::to_string(params.iv.size()) + " for " + spec.name() +
+                          " (expected 16 bytes)");
+  const std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
+  state_ = std::make_unique<State>(spec, dir, params, options, chunk_for(spec, params.xts_unit, options.chunk_bytes),
+                                   chunks);
+  if (params.key.size() != spec.key_size())
+    throw InvalidArgument("invalid key length " + std::to_string(params.key.size()) + " for " + spec.name() +
+                          " (expected " + std::to_string(spec.key_size()) + " bytes)");
+}
+
+CipherStream::~CipherStream() = default;
+
+void CipherStream::update(bytes_view in, const StreamSink& sink) {
+  State& s = *state_;
+  if (s.finished) throw InvalidArgument("stream already finished");
+  const std::size_t threshold = s.batch + (s.holds_back() ? 1 : 0);
+  while (!in.empty()) {
+    const std::size_t take = std::min(in.size(), s.in.data.size() - s.in_len);
+    std::memcpy(s.in.data.data() + s.in_len, in.data(), take);
+    s.in_len += take;
+    s.bytes_in += take;
+    in = in.subspan(take);
+    while (s.in_len >= threshold) s.process(s.batch, s.unpadded, sink);
+  }
+}
+
+void CipherStream::finish(const StreamSink& sink) {
+  State& s = *state_;
+  if (s.finished) throw InvalidArgument("stream already finished");
+  s.finished = true;
+  if (s.spec.pads()) {
+    if (s.dir == Direction::decrypt && (s.in_len == 0 || s.in_len % 16 != 0))
+      throw BadDecrypt("the ciphertext length must be a non-zero multiple of 16 bytes");
+    // Whole chunks first, then the last piece (1..chunk bytes; 0 when encrypting an empty stream) padded.
+    const std::size_t head = s.in_len == 0 ? 0 : (s.in_len - 1) / s.chunk * s.chunk;
+    if (head) s.process(head, s.unpadded, sink);
+  }
+  s.process(s.in_len, s.spec, sink);
+}
+
+const std::string& CipherStream::engine_used() const { return state_->engine_used; }
+std::uint64_t CipherStream::bytes_in() const { return state_->bytes_in; }
+
+}  // namespace cryptaccel
