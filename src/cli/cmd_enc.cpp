@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "atomic_output.hpp"
@@ -25,7 +26,9 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/types.hpp"
+#include "cryptaccel/stream.hpp"
 #include "hex.hpp"
+#include "stream_input.hpp"
 
 namespace cryptaccel::cli {
 namespace {
@@ -227,6 +230,34 @@ struct WipeOnExit {
   ~WipeOnExit() { secure_wipe(data.data(), data.size()); }
 };
 
+/// Encrypts or decrypts the input to the output in bounded memory (CipherStream: batches of 1 MiB chunks spread over
+/// the engine's cores), the output published only when the whole stream succeeded; returns the engine used.
+std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params) {
+  StreamInput input(opt.in_path);
+  // In place (-in F -out F) works: the output goes to a temporary file that replaces F only when complete, and the
+  // input is read through its own open descriptor until then.
+  AtomicOutput output(opt.out_path);
+  StreamOptions so;
+  so.engine = opt.engine;
+  so.chunk_bytes = std::size_t{1} << 20;
+  so.chunks_per_batch = std::min<std::size_t>(4 * std::max(1u, std::thread::hardware_concurrency()), 16);
+  CipherStream stream(spec, opt.dir, params, so);
+  const StopOnSignal stop_on_signal;
+  output.begin();
+  const StreamSink sink = [&](bytes_view piece) { output.write(piece); };
+  bytes buffer(so.chunk_bytes);
+  const WipeOnExit wipe_buffer{buffer};  // plaintext when encrypting
+  for (;;) {
+    const std::size_t got = input.read(buffer);
+    stream.update(bytes_view(buffer.data(), got), sink);
+    if (got < buffer.size()) break;
+  }
+  stream.finish(sink);
+  StopOnSignal::throw_if_requested();
+  output.finish();
+  return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();
+}
+
 void run(const EncOptions& opt, const char* command) {
   if (!opt.spec) throw InvalidArgument("no cipher given (e.g. -aes-128-cbc or -cipher NAME; see --help)");
   CipherSpec spec = *opt.spec;
@@ -276,22 +307,26 @@ void run(const EncOptions& opt, const char* command) {
   }
 
   resolve_engine(opt.engine, spec, opt.dir);  // fail before reading a large input
-  AtomicOutput output(opt.out_path);
-  const bytes input = read_all(opt.in_path);
-  const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
-
   CipherParams params;
   params.key = key;
   params.iv = iv;
-  params.aad = aad;
   params.tag_len = opt.tag_len.value_or(16);
   params.xts_unit = opt.xts_unit.value_or(0);
 
   std::string engine_used;
-  const bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, input, opt.engine, &engine_used)
-                                                     : decrypt(spec, params, input, opt.engine, &engine_used);
+  if (streamable(spec, params.xts_unit)) {
+    engine_used = run_streaming(spec, opt, params);
+  } else {
+    // GCM and single-unit XTS: the whole input in memory (not streamed yet).
+    AtomicOutput output(opt.out_path);
+    const bytes input = read_all(opt.in_path);
+    const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
+    params.aad = aad;
+    const bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, input, opt.engine, &engine_used)
+                                                       : decrypt(spec, params, input, opt.engine, &engine_used);
+    output.commit(result);
+  }
   if (opt.verbose) std::fprintf(stderr, "engine: %s\n", engine_used.c_str());
-  output.commit(result);
   // Warned only on success, so that a failure is always exactly one line.
   if (iv_ignored) std::fprintf(stderr, "cryptaccel %s: warning: iv not used by this cipher\n", command);
 }

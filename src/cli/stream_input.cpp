@@ -1,0 +1,76 @@
+#include "stream_input.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <stdexcept>
+
+
+namespace cryptaccel::cli {
+namespace {
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+struct sigaction g_old_int {}, g_old_term {};
+
+extern "C" void on_stream_stop_signal(int sig) { g_stop_signal = sig; }
+
+bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
+
+}  // namespace
+
+StreamInput::StreamInput(const std::string& path) : name_(is_stdio(path) ? "stdin" : "'" + path + "'") {
+  if (is_stdio(path)) return;
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw std::runtime_error("cannot open " + name_ + ": " + std::strerror(errno));
+  owned_ = true;
+  struct stat st {};
+  if (::fstat(fd_, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    throw std::runtime_error("cannot read " + name_ + ": " + std::strerror(EISDIR));
+  }
+}
+
+StreamInput::~StreamInput() {
+  if (owned_) ::close(fd_);
+}
+
+std::size_t StreamInput::read(mutable_bytes buffer) {
+  std::size_t got = 0;
+  while (got < buffer.size()) {
+    StopOnSignal::throw_if_requested();
+    const ssize_t n = ::read(fd_, buffer.data() + got, buffer.size() - got);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("cannot read " + name_ + ": " + std::strerror(errno));
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  return got;
+}
+
+StopOnSignal::StopOnSignal() {
+  g_stop_signal = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_stream_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // no SA_RESTART: a blocked read returns EINTR and the flag is seen at once
+  sigaction(SIGINT, &sa, &g_old_int);
+  sigaction(SIGTERM, &sa, &g_old_term);
+}
+
+StopOnSignal::~StopOnSignal() {
+  sigaction(SIGINT, &g_old_int, nullptr);
+  sigaction(SIGTERM, &g_old_term, nullptr);
+}
+
+void StopOnSignal::throw_if_requested() {
+  if (g_stop_signal)
+    throw std::runtime_error(std::string("interrupted by ") + (g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM"));
+}
+
+}  // namespace cryptaccel::cli

@@ -1,0 +1,41 @@
+// Reading a command's input in pieces (files, pipes, stdin), and SIGINT/SIGTERM as a request to stop: the commands
+// that stream (enc/dec) check it between pieces and fail with one line, so that their AtomicOutput removes its
+// temporary file and nothing half-written is left.
+#pragma once
+#include <string>
+
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cli {
+
+/// An input opened for reading: a file, or stdin for "" and "-". Errors are std::runtime_error, one line.
+class StreamInput {
+ public:
+  explicit StreamInput(const std::string& path);
+  ~StreamInput();
+  StreamInput(const StreamInput&) = delete;
+  StreamInput& operator=(const StreamInput&) = delete;
+
+  /// Fills `buffer` as far as the input goes; returns the bytes read (fewer only at the end of the input). Throws
+  /// when a stop was requested (StopOnSignal) or on a read error.
+  std::size_t read(mutable_bytes buffer);
+
+ private:
+  int fd_ = 0;
+  bool owned_ = false;
+  std::string name_;  // for messages: 'path' or stdin
+};
+
+/// While alive, SIGINT and SIGTERM set a flag instead of killing the process (the previous handlers come back when it
+/// ends); a second signal kills as usual.
+class StopOnSignal {
+ public:
+  StopOnSignal();
+  ~StopOnSignal();
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+  /// Throws std::runtime_error("interrupted by SIGINT/SIGTERM") when a signal came.
+  static void throw_if_requested();
+};
+
+}  // namespace cryptaccel::cli
