@@ -295,12 +295,24 @@ def test_prehashed_equals_hashing():
                       hash="sha384", prehashed=True)
 
 
+def _raw_encrypt(crypto_key, block: bytes) -> bytes:
+    """Textbook RSA of `block` (no padding) under `crypto_key`'s public key."""
+    pub = crypto_key.public_key().public_numbers()
+    return pow(int.from_bytes(block, "big"), pub.e, pub.n).to_bytes(len(block), "big")
+
+
 def test_invalid_ciphertext_is_one_error():
-    key = to_cryptaccel_private(fresh_crypto_key(2048))
+    crypto_key = fresh_crypto_key(2048)
+    key = to_cryptaccel_private(crypto_key)
     assert issubclass(cryptaccel.InvalidCiphertext, cryptaccel.Error)
     assert issubclass(cryptaccel.InvalidCiphertext, ValueError)
+    # Ciphertexts that neither padding accepts under any key: wrong lengths, not below n, and blocks chosen invalid
+    # (a random 256-byte ciphertext decrypts to a valid PKCS#1 v1.5 block about once in 50 000: never used here).
+    no_separator = b"\x00\x02" + b"\x5a" * 254  # v1.5 without its zero separator; OAEP needs more than a zero byte
+    leading_one = b"\x01" + b"\x00" * 255      # below n (its top byte is >= 0x80); both paddings need a zero first
     messages = set()
-    for ct in (b"", b"\x00" * 256, b"\xff" * 256, os.urandom(255), os.urandom(256), os.urandom(257)):
+    for ct in (b"", b"\x00" * 256, b"\xff" * 256, os.urandom(255), os.urandom(257),
+               _raw_encrypt(crypto_key, no_separator), _raw_encrypt(crypto_key, leading_one)):
         for pad in ("oaep", "pkcs1v15"):
             with pytest.raises(cryptaccel.InvalidCiphertext) as info:
                 rsa.decrypt(key, ct, padding=pad)
