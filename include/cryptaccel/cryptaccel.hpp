@@ -9,5 +9,6 @@
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/shacrypt.hpp"
 #include "cryptaccel/sm4.hpp"
+#include "cryptaccel/stream.hpp"
 #include "cryptaccel/types.hpp"
 #include "cryptaccel/version.hpp"

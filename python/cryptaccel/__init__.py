@@ -42,6 +42,7 @@ from . import _cryptaccel as _ext
 from . import cuda  # cryptaccel.cuda: GPU arrays through DLPack (python/cryptaccel/cuda.py)
 from . import rsa  # cryptaccel.rsa: RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
 from . import shacrypt  # cryptaccel.shacrypt: sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
+from ._stream import CipherContext, decrypt_file, decryptor, encrypt_file, encryptor, streamable
 from ._hash import (
     Hash,
     HashXOF,
@@ -70,6 +71,12 @@ __version__: str = _ext.__version__
 __all__ = [
     "encrypt",
     "decrypt",
+    "encryptor",
+    "decryptor",
+    "encrypt_file",
+    "decrypt_file",
+    "streamable",
+    "CipherContext",
     "encrypt_many",
     "decrypt_many",
     "engines",

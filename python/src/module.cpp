@@ -29,6 +29,7 @@
 #include "hash_bindings.hpp"
 #include "rsa_bindings.hpp"
 #include "shacrypt_bindings.hpp"
+#include "stream_bindings.hpp"
 
 namespace nb = nanobind;
 namespace ca = cryptaccel;
@@ -310,6 +311,7 @@ NB_MODULE(_cryptaccel, m) {
   m.def("_xts_tweak", &xts_tweak, nb::arg("n"), "_xts_tweak(n) -> bytes");
 
   pyca::register_hash_bindings(m);
+  pyca::register_stream_bindings(m);
   pyca::register_rsa_bindings(m);
   pyca::register_shacrypt_bindings(m);
   pyca::register_cuda_bindings(m);

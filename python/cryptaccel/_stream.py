@@ -1,0 +1,156 @@
+"""Streaming encryption: :func:`encryptor` / :func:`decryptor` (incremental, the shape of ``cryptography``'s
+``Cipher(...).encryptor()``) and :func:`encrypt_file` / :func:`decrypt_file`, in memory bounded by the chunk size,
+whatever the length of the message (include/cryptaccel/stream.hpp)."""
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any, BinaryIO, Union
+
+from ._errors import InvalidArgument
+from . import _cryptaccel as _ext
+
+PathOrFile = Union[str, "os.PathLike[str]", BinaryIO]
+
+_READ_SIZE = 1 << 20  # bytes read from a source file per update
+
+
+class CipherContext:
+    """One encryption or decryption of a stream: :meth:`update` any number of times, then :meth:`finalize`.
+
+    Output comes back as soon as it is ready; input is collected into batches of chunks that the engine processes in
+    parallel, so ``update`` may return less than it was given (or more). A padded decryption holds its last block
+    back until :meth:`finalize`, which raises :class:`BadDecrypt` on bad padding. CBC decryption and the other
+    unauthenticated modes release plaintext before the end of the stream: write it where you can discard it if
+    :meth:`finalize` fails (as :func:`decrypt_file` does)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self._done = False
+
+    def update(self, data: Any) -> bytes:
+        """Takes more input (bytes-like); returns the output ready so far."""
+        if self._done:
+            raise InvalidArgument("the stream is already finalized")
+        return self._stream.update(data)
+
+    def finalize(self) -> bytes:
+        """Ends the stream; returns the rest of the output."""
+        if self._done:
+            raise InvalidArgument("the stream is already finalized")
+        self._done = True
+        return self._stream.finish()
+
+    @property
+    def engine(self) -> str:
+        """The engine that ran the stream's batches ("" before the first)."""
+        return self._stream.engine_used
+
+
+def _context(direction: str, cipher: str, key: Any, iv: Any, padding: bool, xts_unit: int, engine: str,
+             chunk_bytes: int) -> CipherContext:
+    for name, value in (("cipher", cipher), ("engine", engine)):
+        if not isinstance(value, str):
+            raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
+    for name, value in (("xts_unit", xts_unit), ("chunk_bytes", chunk_bytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidArgument(f"{name} must be a non-negative integer")
+    return CipherContext(_ext._CipherStream(cipher, direction, key, b"" if iv is None else iv, bool(padding),
+                                            xts_unit, engine, chunk_bytes))
+
+
+def encryptor(cipher: str, key: Any, iv: Any = b"", *, padding: bool = True, xts_unit: int = 0,
+              engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
+    """An incremental encryption with ``cipher`` (CTR, ECB, CBC, or XTS with ``xts_unit`` > 0: see
+    :func:`streamable`). Arguments as :func:`cryptaccel.encrypt`; ``chunk_bytes`` (0: 1 MiB) sets the unit of
+    parallel work and, with the thread count, the memory used.
+
+    Raises:
+        InvalidArgument: unknown cipher, wrong key or IV length, or a cipher that does not stream (GCM; XTS without
+            data units).
+        EngineUnavailable: ``engine`` cannot run ``cipher``.
+    """
+    return _context("encrypt", cipher, key, iv, padding, xts_unit, engine, chunk_bytes)
+
+
+def decryptor(cipher: str, key: Any, iv: Any = b"", *, padding: bool = True, xts_unit: int = 0,
+              engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
+    """An incremental decryption; see :func:`encryptor`."""
+    return _context("decrypt", cipher, key, iv, padding, xts_unit, engine, chunk_bytes)
+
+
+def streamable(cipher: str, xts_unit: int = 0) -> bool:
+    """Whether ``cipher`` streams in bounded memory (every mode but GCM; XTS only with data units)."""
+    return _ext._streamable(cipher, xts_unit)
+
+
+def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: Any, aad: Any,
+                tag_len: int, padding: bool, xts_unit: int, engine: str) -> str:
+    from . import decrypt, encrypt  # the one-shot functions, for what does not stream
+
+    def run(reader: BinaryIO, writer: BinaryIO) -> str:
+        if streamable(cipher, xts_unit):
+            if aad:
+                raise InvalidArgument("aad is only valid with GCM ciphers")
+            ctx = _context(direction, cipher, key, iv, padding, xts_unit, engine, 0)
+            while chunk := reader.read(_READ_SIZE):
+                writer.write(ctx.update(chunk))
+            writer.write(ctx.finalize())
+            return ctx.engine
+        # GCM and single-unit XTS: the whole message in memory (not streamed yet); GCM releases nothing unverified.
+        fn = encrypt if direction == "encrypt" else decrypt
+        out, used = fn(cipher, key, reader.read(), iv, aad=aad, tag_len=tag_len, padding=padding, xts_unit=xts_unit,
+                       engine=engine, return_engine=True)
+        writer.write(out)
+        return used
+
+    if isinstance(src, (str, os.PathLike)):
+        with open(src, "rb") as reader:
+            return _to_destination(dst, lambda writer: run(reader, writer))
+    return _to_destination(dst, lambda writer: run(src, writer))
+
+
+def _to_destination(dst: PathOrFile, body: Any) -> str:
+    """Runs ``body(writer)``; a path destination is written to a temporary file beside it that replaces it only when
+    ``body`` succeeded (fsynced first), so a failure leaves no partial file and an existing file untouched."""
+    if not isinstance(dst, (str, os.PathLike)):
+        return body(dst)
+    path = os.fspath(dst)
+    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(fd, "wb") as writer:
+            used = body(writer)
+            writer.flush()
+            os.fsync(writer.fileno())
+        if os.path.exists(path):
+            os.chmod(temp, os.stat(path).st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)
+        os.replace(temp, path)
+        return used
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def encrypt_file(cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: Any = b"", *, aad: Any = b"",
+                 tag_len: int = 16, padding: bool = True, xts_unit: int = 0, engine: str = "auto") -> str:
+    """Encrypts ``src`` into ``dst`` (paths, or binary file objects) and returns the engine that ran.
+
+    Streamable ciphers (:func:`streamable`) run in bounded memory, chunks in parallel; GCM and XTS without data units
+    read the whole input first. A path ``dst`` is written to a temporary file and replaced only when everything
+    succeeded. Other arguments as :func:`cryptaccel.encrypt`."""
+    return _crypt_file("encrypt", cipher, key, src, dst, iv, aad, tag_len, padding, xts_unit, engine)
+
+
+def decrypt_file(cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: Any = b"", *, aad: Any = b"",
+                 tag_len: int = 16, padding: bool = True, xts_unit: int = 0, engine: str = "auto") -> str:
+    """Decrypts ``src`` into ``dst``; see :func:`encrypt_file`. Raises BadDecrypt (padding) or AuthenticationFailed
+    (GCM tag) with nothing written to a path ``dst``; to a file object, a failed CBC/ECB padding check comes after the
+    earlier plaintext was written."""
+    return _crypt_file("decrypt", cipher, key, src, dst, iv, aad, tag_len, padding, xts_unit, engine)

@@ -1,0 +1,95 @@
+#include "stream_bindings.hpp"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "byte_arg.hpp"
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/stream.hpp"
+#include "gil.hpp"
+
+namespace nb = nanobind;
+namespace ca = cryptaccel;
+
+namespace pyca {
+namespace {
+
+/// One CipherStream, usable from Python: each call's output comes back as one bytes object. Calls run with the GIL
+/// released above kReleaseGilAbove bytes; a mutex keeps two threads that share the object from interleaving.
+class PyCipherStream {
+ public:
+  PyCipherStream(std::string_view cipher, std::string_view direction, nb::handle key_obj, nb::handle iv_obj,
+                 bool padding, std::size_t xts_unit, const std::string& engine, std::size_t chunk_bytes)
+      : engine_(engine) {
+    ca::CipherSpec spec = ca::CipherSpec::parse(cipher);
+    spec.padding = padding;
+    if (direction != "encrypt" && direction != "decrypt")
+      throw ca::InvalidArgument("unknown direction '" + std::string(direction) + "' (use 'encrypt' or 'decrypt')");
+    const ByteArg key(key_obj, "key"), iv(iv_obj, "iv");
+    ca::CipherParams params;
+    params.key = key.view();
+    params.iv = iv.view();
+    params.xts_unit = xts_unit;
+    ca::StreamOptions options;
+    options.engine = engine_;  // the stream keeps a view: engine_ lives as long as it
+    if (chunk_bytes) options.chunk_bytes = chunk_bytes;
+    stream_ = std::make_unique<ca::CipherStream>(spec, direction == "encrypt" ? ca::Direction::encrypt
+                                                                             : ca::Direction::decrypt,
+                                                 params, options);
+  }
+
+  nb::bytes update(nb::handle data_obj) {
+    const ByteArg data(data_obj, "data");
+    return run(data.size(), [&](const ca::StreamSink& sink) { stream_->update(data.view(), sink); });
+  }
+
+  nb::bytes finish() {
+    return run(0, [&](const ca::StreamSink& sink) { stream_->finish(sink); });
+  }
+
+  std::string engine_used() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stream_->engine_used();
+  }
+
+ private:
+  template <class F>
+  nb::bytes run(std::size_t input_bytes, F&& f) {
+    ca::bytes out;
+    {
+      MaybeReleaseGil gil(input_bytes > kReleaseGilAbove || input_bytes == 0);
+      std::lock_guard<std::mutex> lock(mutex_);
+      f([&](ca::bytes_view piece) { out.insert(out.end(), piece.begin(), piece.end()); });
+    }
+    nb::bytes result(out.data(), out.size());
+    ca::secure_wipe(out.data(), out.size());  // plaintext when decrypting
+    return result;
+  }
+
+  std::string engine_;
+  std::mutex mutex_;
+  std::unique_ptr<ca::CipherStream> stream_;
+};
+
+}  // namespace
+
+void register_stream_bindings(nb::module_& m) {
+  nb::class_<PyCipherStream>(m, "_CipherStream")
+      .def(nb::init<std::string_view, std::string_view, nb::handle, nb::handle, bool, std::size_t, const std::string&,
+                    std::size_t>(),
+           nb::arg("cipher"), nb::arg("direction"), nb::arg("key"), nb::arg("iv"), nb::arg("padding"),
+           nb::arg("xts_unit"), nb::arg("engine"), nb::arg("chunk_bytes"))
+      .def("update", &PyCipherStream::update, nb::arg("data"), "update(data) -> bytes: the output ready so far")
+      .def("finish", &PyCipherStream::finish, "finish() -> bytes: the rest of the output (padding done)")
+      .def_prop_ro("engine_used", &PyCipherStream::engine_used);
+  m.def(
+      "_streamable",
+      [](std::string_view cipher, std::size_t xts_unit) { return ca::streamable(ca::CipherSpec::parse(cipher), xts_unit); },
+      nb::arg("cipher"), nb::arg("xts_unit"), "_streamable(cipher, xts_unit) -> bool");
+}
+
+}  // namespace pyca
