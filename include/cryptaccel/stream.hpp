@@ -6,9 +6,12 @@
 //   - CBC decryption: chunk k's IV is the ciphertext block before it (known from the input);
 //   - CBC encryption is serial by nature: one chunk after the other on one core, chunk k's IV the last ciphertext
 //     block of chunk k - 1;
-//   - XTS with data units (xts_unit > 0): chunks of whole data units, chunk k's first tweak IV + (its first unit).
-// GCM and XTS without data units (the whole stream one data unit) are not streamed yet: `streamable` says so, and
-// callers use the one-shot API (modes.hpp) for them.
+//   - XTS with data units (xts_unit > 0): chunks of whole data units, chunk k's first tweak IV + (its first unit);
+//   - GCM: each batch's counter mode and GHASH split into chunks over host threads through the engine's GCM building
+//     blocks (engine/gcm_split.hpp: partial hashes folded with powers of H); encryption appends the tag at finish;
+//     decryption takes the last tag_len bytes of the stream as the tag and verifies it at finish.
+// XTS without data units (the whole stream one data unit) is not streamed yet: `streamable` says so, and callers
+// use the one-shot API (modes.hpp) for it.
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -34,14 +37,15 @@ struct StreamOptions {
 /// Called with output, in order, as it is ready; the view is valid only during the call.
 using StreamSink = std::function<void(bytes_view)>;
 
-/// Whether `spec` can stream (every mode but GCM, and XTS only with data units: xts_unit > 0).
+/// Whether `spec` can stream (every mode; XTS only with data units: xts_unit > 0).
 bool streamable(const CipherSpec& spec, std::size_t xts_unit);
 
 /// One encryption or decryption of a stream. Not copyable; one thread at a time.
 class CipherStream {
  public:
-  /// Checks the key and IV as the one-shot API does (params.aad and tag_len are not used). Throws InvalidArgument,
-  /// or EngineUnavailable when the engine cannot run `spec`; InvalidArgument when !streamable(spec, xts_unit).
+  /// Checks the key, IV and (GCM) tag length as the one-shot API does; GCM also takes params.aad (hashed now). Throws
+  /// InvalidArgument, or EngineUnavailable when the engine cannot run `spec` (GCM: the engine must offer its GCM
+  /// building blocks, as cpu and ref do); InvalidArgument when !streamable(spec, xts_unit).
   CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params, const StreamOptions& options = {});
   ~CipherStream();  // wipes the key and buffers
   CipherStream(const CipherStream&) = delete;
@@ -50,9 +54,11 @@ class CipherStream {
   /// Takes more input; hands finished output to `sink` (possibly none yet: input is collected into batches, and a
   /// decryption with padding holds its last block back until finish).
   void update(bytes_view in, const StreamSink& sink);
-  /// Ends the stream: the rest of the output, with padding added (encryption) or checked and removed (decryption).
-  /// Throws BadDecrypt (bad padding, or a length the mode cannot take); output already handed to the sink stays
-  /// handed, so callers that must not release a bad stream's output write it somewhere they can discard.
+  /// Ends the stream: the rest of the output, with padding added (encryption) or checked and removed (decryption),
+  /// or the GCM tag appended (encryption) or verified (decryption). Throws BadDecrypt (bad padding, or a length the
+  /// mode cannot take) or AuthenticationFailed (GCM tag); output already handed to the sink stays handed — a GCM
+  /// decryption's plaintext is unverified until finish returns — so callers that must not release a bad stream's
+  /// output write it somewhere they can discard (the CLI: a temporary file renamed only after finish).
   void finish(const StreamSink& sink);
 
   /// The engine that ran the batches so far ("" before the first).

@@ -10,6 +10,11 @@ from typing import Any, BinaryIO, Union
 from ._errors import InvalidArgument
 from . import _cryptaccel as _ext
 
+
+def _cipher_mode(cipher: str) -> str:
+    """The mode of a cipher name ("gcm", "ctr", ...)."""
+    return _ext._cipher_info(cipher)["mode"]
+
 PathOrFile = Union[str, "os.PathLike[str]", BinaryIO]
 
 _READ_SIZE = 1 << 20  # bytes read from a source file per update
@@ -20,9 +25,11 @@ class CipherContext:
 
     Output comes back as soon as it is ready; input is collected into batches of chunks that the engine processes in
     parallel, so ``update`` may return less than it was given (or more). A padded decryption holds its last block
-    back until :meth:`finalize`, which raises :class:`BadDecrypt` on bad padding. CBC decryption and the other
-    unauthenticated modes release plaintext before the end of the stream: write it where you can discard it if
-    :meth:`finalize` fails (as :func:`decrypt_file` does)."""
+    back until :meth:`finalize`, which raises :class:`BadDecrypt` on bad padding. GCM encryption appends the tag at
+    :meth:`finalize`; GCM decryption takes the stream's last ``tag_len`` bytes as the tag and raises
+    :class:`AuthenticationFailed` at :meth:`finalize` when it does not verify. Every decryption, GCM included, returns
+    plaintext before the end of the stream: it is unverified until :meth:`finalize` returns, so write it where you can
+    discard it (as :func:`decrypt_file` does with a path)."""
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
@@ -47,40 +54,40 @@ class CipherContext:
         return self._stream.engine_used
 
 
-def _context(direction: str, cipher: str, key: Any, iv: Any, padding: bool, xts_unit: int, engine: str,
-             chunk_bytes: int) -> CipherContext:
+def _context(direction: str, cipher: str, key: Any, iv: Any, aad: Any, tag_len: int, padding: bool, xts_unit: int,
+             engine: str, chunk_bytes: int) -> CipherContext:
     for name, value in (("cipher", cipher), ("engine", engine)):
         if not isinstance(value, str):
             raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
-    for name, value in (("xts_unit", xts_unit), ("chunk_bytes", chunk_bytes)):
+    for name, value in (("tag_len", tag_len), ("xts_unit", xts_unit), ("chunk_bytes", chunk_bytes)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise InvalidArgument(f"{name} must be a non-negative integer")
-    return CipherContext(_ext._CipherStream(cipher, direction, key, b"" if iv is None else iv, bool(padding),
-                                            xts_unit, engine, chunk_bytes))
+    return CipherContext(_ext._CipherStream(cipher, direction, key, b"" if iv is None else iv,
+                                            b"" if aad is None else aad, tag_len, bool(padding), xts_unit, engine,
+                                            chunk_bytes))
 
 
-def encryptor(cipher: str, key: Any, iv: Any = b"", *, padding: bool = True, xts_unit: int = 0,
-              engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
-    """An incremental encryption with ``cipher`` (CTR, ECB, CBC, or XTS with ``xts_unit`` > 0: see
-    :func:`streamable`). Arguments as :func:`cryptaccel.encrypt`; ``chunk_bytes`` (0: 1 MiB) sets the unit of
-    parallel work and, with the thread count, the memory used.
+def encryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: int = 16, padding: bool = True,
+              xts_unit: int = 0, engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
+    """An incremental encryption with ``cipher`` (every mode; XTS with ``xts_unit`` > 0: see :func:`streamable`).
+    Arguments as :func:`cryptaccel.encrypt`; ``chunk_bytes`` (0: 1 MiB) sets the unit of parallel work and, with the
+    thread count, the memory used. GCM runs on engines that offer its building blocks (cpu, ref).
 
     Raises:
-        InvalidArgument: unknown cipher, wrong key or IV length, or a cipher that does not stream (GCM; XTS without
-            data units).
-        EngineUnavailable: ``engine`` cannot run ``cipher``.
+        InvalidArgument: unknown cipher, wrong key, IV or tag length, or XTS without data units.
+        EngineUnavailable: ``engine`` cannot run ``cipher`` (or cannot stream GCM).
     """
-    return _context("encrypt", cipher, key, iv, padding, xts_unit, engine, chunk_bytes)
+    return _context("encrypt", cipher, key, iv, aad, tag_len, padding, xts_unit, engine, chunk_bytes)
 
 
-def decryptor(cipher: str, key: Any, iv: Any = b"", *, padding: bool = True, xts_unit: int = 0,
-              engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
-    """An incremental decryption; see :func:`encryptor`."""
-    return _context("decrypt", cipher, key, iv, padding, xts_unit, engine, chunk_bytes)
+def decryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: int = 16, padding: bool = True,
+              xts_unit: int = 0, engine: str = "auto", chunk_bytes: int = 0) -> CipherContext:
+    """An incremental decryption; see :func:`encryptor` and :class:`CipherContext`."""
+    return _context("decrypt", cipher, key, iv, aad, tag_len, padding, xts_unit, engine, chunk_bytes)
 
 
 def streamable(cipher: str, xts_unit: int = 0) -> bool:
-    """Whether ``cipher`` streams in bounded memory (every mode but GCM; XTS only with data units)."""
+    """Whether ``cipher`` streams in bounded memory (every mode; XTS only with data units)."""
     return _ext._streamable(cipher, xts_unit)
 
 
@@ -88,16 +95,22 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
                 tag_len: int, padding: bool, xts_unit: int, engine: str) -> str:
     from . import decrypt, encrypt  # the one-shot functions, for what does not stream
 
+    gcm = _cipher_mode(cipher) == "gcm"
+    if aad and not gcm:
+        raise InvalidArgument("aad is only valid with GCM ciphers")
+    # A GCM decryption streams only into a path (a temporary file published after the tag verifies); into a file
+    # object, whose writes cannot be taken back, the whole message is decrypted and verified in memory first.
+    stream = streamable(cipher, xts_unit) and not (gcm and direction == "decrypt" and
+                                                   not isinstance(dst, (str, os.PathLike)))
+
     def run(reader: BinaryIO, writer: BinaryIO) -> str:
-        if streamable(cipher, xts_unit):
-            if aad:
-                raise InvalidArgument("aad is only valid with GCM ciphers")
-            ctx = _context(direction, cipher, key, iv, padding, xts_unit, engine, 0)
+        if stream:
+            ctx = _context(direction, cipher, key, iv, aad, tag_len, padding, xts_unit, engine, 0)
             while chunk := reader.read(_READ_SIZE):
                 writer.write(ctx.update(chunk))
             writer.write(ctx.finalize())
             return ctx.engine
-        # GCM and single-unit XTS: the whole message in memory (not streamed yet); GCM releases nothing unverified.
+        # Single-unit XTS, and GCM decryption into a file object: the whole message in memory.
         fn = encrypt if direction == "encrypt" else decrypt
         out, used = fn(cipher, key, reader.read(), iv, aad=aad, tag_len=tag_len, padding=padding, xts_unit=xts_unit,
                        engine=engine, return_engine=True)
@@ -142,9 +155,10 @@ def encrypt_file(cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: An
                  tag_len: int = 16, padding: bool = True, xts_unit: int = 0, engine: str = "auto") -> str:
     """Encrypts ``src`` into ``dst`` (paths, or binary file objects) and returns the engine that ran.
 
-    Streamable ciphers (:func:`streamable`) run in bounded memory, chunks in parallel; GCM and XTS without data units
-    read the whole input first. A path ``dst`` is written to a temporary file and replaced only when everything
-    succeeded. Other arguments as :func:`cryptaccel.encrypt`."""
+    Streamable ciphers (:func:`streamable`) run in bounded memory, chunks in parallel; XTS without data units, and a
+    GCM decryption into a file object, read the whole input first. A path ``dst`` is written to a temporary file and
+    replaced only when everything succeeded (a GCM decryption: only after its tag verified). Other arguments as
+    :func:`cryptaccel.encrypt`."""
     return _crypt_file("encrypt", cipher, key, src, dst, iv, aad, tag_len, padding, xts_unit, engine)
 
 

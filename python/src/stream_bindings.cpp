@@ -23,16 +23,19 @@ namespace {
 class PyCipherStream {
  public:
   PyCipherStream(std::string_view cipher, std::string_view direction, nb::handle key_obj, nb::handle iv_obj,
-                 bool padding, std::size_t xts_unit, const std::string& engine, std::size_t chunk_bytes)
+                 nb::handle aad_obj, std::size_t tag_len, bool padding, std::size_t xts_unit, const std::string& engine,
+                 std::size_t chunk_bytes)
       : engine_(engine) {
     ca::CipherSpec spec = ca::CipherSpec::parse(cipher);
     spec.padding = padding;
     if (direction != "encrypt" && direction != "decrypt")
       throw ca::InvalidArgument("unknown direction '" + std::string(direction) + "' (use 'encrypt' or 'decrypt')");
-    const ByteArg key(key_obj, "key"), iv(iv_obj, "iv");
+    const ByteArg key(key_obj, "key"), iv(iv_obj, "iv"), aad(aad_obj, "aad");
     ca::CipherParams params;
     params.key = key.view();
     params.iv = iv.view();
+    params.aad = aad.view();  // hashed by the constructor (GCM)
+    params.tag_len = tag_len;
     params.xts_unit = xts_unit;
     ca::StreamOptions options;
     options.engine = engine_;  // the stream keeps a view: engine_ lives as long as it
@@ -79,12 +82,13 @@ class PyCipherStream {
 
 void register_stream_bindings(nb::module_& m) {
   nb::class_<PyCipherStream>(m, "_CipherStream")
-      .def(nb::init<std::string_view, std::string_view, nb::handle, nb::handle, bool, std::size_t, const std::string&,
-                    std::size_t>(),
-           nb::arg("cipher"), nb::arg("direction"), nb::arg("key"), nb::arg("iv"), nb::arg("padding"),
-           nb::arg("xts_unit"), nb::arg("engine"), nb::arg("chunk_bytes"))
+      .def(nb::init<std::string_view, std::string_view, nb::handle, nb::handle, nb::handle, std::size_t, bool,
+                    std::size_t, const std::string&, std::size_t>(),
+           nb::arg("cipher"), nb::arg("direction"), nb::arg("key"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
+           nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"), nb::arg("chunk_bytes"))
       .def("update", &PyCipherStream::update, nb::arg("data"), "update(data) -> bytes: the output ready so far")
-      .def("finish", &PyCipherStream::finish, "finish() -> bytes: the rest of the output (padding done)")
+      .def("finish", &PyCipherStream::finish,
+           "finish() -> bytes: the rest of the output (padding done; GCM: the tag appended, or verified)")
       .def_prop_ro("engine_used", &PyCipherStream::engine_used);
   m.def(
       "_streamable",

@@ -8,16 +8,17 @@
 #include <vector>
 
 #include "algo/block_modes.hpp"
+#include "api/ct.hpp"
 #include "api/job_failure.hpp"
 #include "api/secret_buffer.hpp"
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/error.hpp"
+#include "engine/engine.hpp"
+#include "engine/gcm_split.hpp"
 
 namespace cryptaccel {
 
-bool streamable(const CipherSpec& spec, std::size_t xts_unit) {
-  return spec.mode != Mode::gcm && (spec.mode != Mode::xts || xts_unit > 0);
-}
+bool streamable(const CipherSpec& spec, std::size_t xts_unit) { return spec.mode != Mode::xts || xts_unit > 0; }
 
 struct CipherStream::State {
   CipherSpec spec;          // as given (padding applies to the last chunk only)
@@ -36,18 +37,27 @@ struct CipherStream::State {
   std::string engine_used;
   std::uint64_t bytes_in = 0;
   bool finished = false;
+  // GCM: the engine's building blocks (counter mode, GHASH) under the key, and the running state over them.
+  std::size_t tag_len = 16;
+  std::unique_ptr<engine::GcmSplitKey> gcm_key;
+  std::unique_ptr<engine::GcmStreamState> gcm;
 
   State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t chunk_bytes,
         std::size_t chunks)
       : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(o.threads),
-        chunk(chunk_bytes), batch(chunk_bytes * chunks), in(chunk_bytes * chunks + 16), out(chunk_bytes * chunks + 16) {
+        chunk(chunk_bytes), batch(chunk_bytes * chunks), in(chunk_bytes * chunks + 32), out(chunk_bytes * chunks + 32),
+        tag_len(p.tag_len) {
     unpadded.padding = false;
     std::copy(p.key.begin(), p.key.end(), key.data.begin());
-    std::copy(p.iv.begin(), p.iv.end(), chain);
+    if (s.mode != Mode::gcm) std::copy(p.iv.begin(), p.iv.end(), chain);  // 16 bytes (checked); GCM keeps its own
   }
 
-  /// Whether the last block must stay back until finish (a padded decryption needs to see its end).
-  bool holds_back() const { return dir == Direction::decrypt && spec.pads(); }
+  /// Bytes that must stay back until finish: a padded decryption's last block (at least 1 byte of it), a GCM
+  /// decryption's tag (the last tag_len bytes of the stream).
+  std::size_t held_back() const {
+    if (dir != Direction::decrypt) return 0;
+    return spec.mode == Mode::gcm ? tag_len : spec.pads() ? 1 : 0;
+  }
 
   /// Chunk k's IV, for a batch over in[0, n).
   void chunk_iv(std::size_t offset, std::uint8_t iv[16]) const {
@@ -74,7 +84,10 @@ struct CipherStream::State {
   void process(std::size_t n, const CipherSpec& s, const StreamSink& sink) {
     if (n == 0 && !s.pads()) return;  // nothing to do (an empty padded piece still makes a block of padding)
     std::size_t produced = 0;
-    if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
+    if (gcm) {
+      gcm->process(dir, in.data.data(), out.data.data(), n, threads, chunk);
+      produced = n;
+    } else if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
       // Serial: each chunk's IV is the previous chunk's last ciphertext block.
       for (std::size_t offset = 0; offset < n || (offset == 0 && n == 0); offset += chunk) {
         const std::size_t len = std::min(chunk, n - offset);
@@ -128,11 +141,13 @@ std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t 
 CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params,
                            const StreamOptions& options) {
   if (!streamable(spec, params.xts_unit))
-    throw InvalidArgument(spec.name() + (spec.mode == Mode::gcm ? " does not stream yet (use the one-shot API)"
-                                                                : " streams only with data units (xts_unit > 0)"));
-  if (spec.mode != Mode::ecb && params.iv.size() != 16)
+    throw InvalidArgument(spec.name() + " streams only with data units (xts_unit > 0)");
+  const bool gcm = spec.mode == Mode::gcm;
+  if (gcm ? params.iv.empty() : spec.mode != Mode::ecb && params.iv.size() != 16)
     throw InvalidArgument("invalid IV length " + std::to_string(params.iv.size()) + " for " + spec.name() +
-                          " (expected 16 bytes)");
+                          (gcm ? " (expected a non-empty nonce)" : " (expected 16 bytes)"));
+  if (gcm && (params.tag_len < 4 || params.tag_len > 16))
+    throw InvalidArgument("invalid GCM tag length " + std::to_string(params.tag_len) + " (expected 4..16 bytes)");
   const std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   const std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
   state_ = std::make_unique<State>(spec, dir, params, options, chunk_for(spec, params.xts_unit, options.chunk_bytes),
@@ -140,6 +155,18 @@ CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherPa
   if (params.key.size() != spec.key_size())
     throw InvalidArgument("invalid key length " + std::to_string(params.key.size()) + " for " + spec.name() +
                           " (expected " + std::to_string(spec.key_size()) + " bytes)");
+  state_->threads = threads;
+  if (gcm) {
+    // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs.
+    const engine::Engine& e = engine::select_engine(options.engine, spec, dir,
+                                                    engine::Work::of(engine::WorkKind::cipher, 1, options.chunk_bytes));
+    state_->gcm_key = e.gcm_split_key(spec.cipher, params.key);
+    if (!state_->gcm_key)
+      throw EngineUnavailable("engine '" + std::string(e.name()) + "' does not stream " + spec.name() +
+                              " (use cpu or ref)");
+    state_->gcm = std::make_unique<engine::GcmStreamState>(*state_->gcm_key, params.iv, params.aad);
+    state_->engine_used = std::string(e.name());
+  }
 }
 
 CipherStream::~CipherStream() = default;
@@ -147,7 +174,7 @@ CipherStream::~CipherStream() = default;
 void CipherStream::update(bytes_view in, const StreamSink& sink) {
   State& s = *state_;
   if (s.finished) throw InvalidArgument("stream already finished");
-  const std::size_t threshold = s.batch + (s.holds_back() ? 1 : 0);
+  const std::size_t threshold = s.batch + s.held_back();
   while (!in.empty()) {
     const std::size_t take = std::min(in.size(), s.in.data.size() - s.in_len);
     std::memcpy(s.in.data.data() + s.in_len, in.data(), take);
@@ -162,6 +189,22 @@ void CipherStream::finish(const StreamSink& sink) {
   State& s = *state_;
   if (s.finished) throw InvalidArgument("stream already finished");
   s.finished = true;
+  if (s.gcm) {
+    std::uint8_t tag[16];
+    if (s.dir == Direction::encrypt) {
+      s.process(s.in_len, s.spec, sink);
+      s.gcm->tag(tag, s.tag_len);
+      sink(bytes_view(tag, s.tag_len));
+      return;
+    }
+    if (s.in_len < s.tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
+    s.process(s.in_len - s.tag_len, s.spec, sink);
+    s.gcm->tag(tag, s.tag_len);
+    const bool good = ct::equal(tag, s.in.data.data(), s.tag_len);
+    secure_wipe(tag, sizeof tag);
+    if (!good) throw AuthenticationFailed();
+    return;
+  }
   if (s.spec.pads()) {
     if (s.dir == Direction::decrypt && (s.in_len == 0 || s.in_len % 16 != 0))
       throw BadDecrypt("the ciphertext length must be a non-zero multiple of 16 bytes");

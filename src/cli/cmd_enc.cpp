@@ -314,14 +314,17 @@ void run(const EncOptions& opt, const char* command) {
   params.xts_unit = opt.xts_unit.value_or(0);
 
   std::string engine_used;
-  if (streamable(spec, params.xts_unit)) {
+  const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
+  params.aad = aad;
+  // A GCM decryption streams only into a file: its plaintext is unverified until the end, and the temporary file is
+  // published only after the tag checks. To stdout the whole message is decrypted and verified in memory first.
+  const bool unverified_to_stdout = gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path);
+  if (streamable(spec, params.xts_unit) && !unverified_to_stdout) {
     engine_used = run_streaming(spec, opt, params);
   } else {
-    // GCM and single-unit XTS: the whole input in memory (not streamed yet).
+    // Single-unit XTS, and GCM decryption to stdout: the whole input in memory.
     AtomicOutput output(opt.out_path);
     const bytes input = read_all(opt.in_path);
-    const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
-    params.aad = aad;
     const bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, input, opt.engine, &engine_used)
                                                        : decrypt(spec, params, input, opt.engine, &engine_used);
     output.commit(result);

@@ -50,69 +50,95 @@ void fail(CipherJob& job, JobStatus status, const char* why) {
 
 }  // namespace
 
-void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, std::size_t threads,
-                       std::size_t chunk_bytes) {
-  const std::size_t len = job.in.size();
-  // H, J0 (SP 800-38D §7.1: IV || 0^31 || 1 for 96-bit IVs, otherwise GHASH of the padded IV and its length).
-  WipedBlocks s(4);  // H, J0, E(J0), the running hash
-  Block &h = s.v[0], &j0 = s.v[1], &ej0 = s.v[2], &acc = s.v[3];
-  key.encrypt_block(h.data(), h.data());
-  if (job.iv.size() == 12) {
-    std::memcpy(j0.data(), job.iv.data(), 12);
-    j0[15] = 1;
-  } else {
-    key.ghash(j0.data(), job.iv.data(), job.iv.size());
-    std::uint8_t lengths[kBlock] = {};
-    algo::store_be64(lengths + 8, static_cast<std::uint64_t>(job.iv.size()) * 8);
-    key.ghash(j0.data(), lengths, kBlock);
+struct GcmStreamState::Secrets {
+  Block h{}, j0{}, ej0{}, acc{};  // H, J0, E(J0), the running hash
+  ~Secrets() {
+    for (Block* b : {&h, &j0, &ej0, &acc}) secure_wipe(b->data(), kBlock);
   }
-  key.encrypt_block(j0.data(), ej0.data());
+};
 
+GcmStreamState::GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad)
+    : key_(key), s_(std::make_unique<Secrets>()), aad_len_(aad.size()) {
+  // H, J0 (SP 800-38D §7.1: IV || 0^31 || 1 for 96-bit IVs, otherwise GHASH of the padded IV and its length).
+  key_.encrypt_block(s_->h.data(), s_->h.data());
+  if (iv.size() == 12) {
+    std::memcpy(s_->j0.data(), iv.data(), 12);
+    s_->j0[15] = 1;
+  } else {
+    key_.ghash(s_->j0.data(), iv.data(), iv.size());
+    std::uint8_t lengths[kBlock] = {};
+    algo::store_be64(lengths + 8, static_cast<std::uint64_t>(iv.size()) * 8);
+    key_.ghash(s_->j0.data(), lengths, kBlock);
+  }
+  key_.encrypt_block(s_->j0.data(), s_->ej0.data());
+  key_.ghash(s_->acc.data(), aad.data(), aad.size());
+}
+
+GcmStreamState::~GcmStreamState() = default;
+
+void GcmStreamState::process(Direction dir, const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                             std::size_t threads, std::size_t chunk_bytes) {
+  if (len == 0) return;
+  const GcmSplitKey& key = key_;
   chunk_bytes = std::max(kBlock, (chunk_bytes + kBlock - 1) / kBlock * kBlock);
-  const std::size_t chunks = std::max<std::size_t>(1, (len + chunk_bytes - 1) / chunk_bytes);
+  const std::size_t chunks = (len + chunk_bytes - 1) / chunk_bytes;
+  const std::uint64_t first_block = done_ / kBlock;
   WipedBlocks partial(chunks);
   try {
     parallel_for(chunks, threads, [&](std::size_t c) {
       const std::size_t off = c * chunk_bytes, n = std::min(chunk_bytes, len - off);
-      Block counter = j0;  // inc32 applied 1 + off/16 times; GCM's counter wraps mod 2^32
-      algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + off / kBlock));
-      const std::uint8_t* in = job.in.data() + off;
-      std::uint8_t* out = job.out.data() + off;
+      Block counter = s_->j0;  // inc32 applied 1 + (its block number) times; GCM's counter wraps mod 2^32
+      algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block + off / kBlock));
       if (dir == Direction::encrypt) {
-        key.ctr32(counter.data(), in, out, n);
-        key.ghash(partial.v[c].data(), out, n);
+        key.ctr32(counter.data(), in + off, out + off, n);
+        key.ghash(partial.v[c].data(), out + off, n);
       } else {  // hash the ciphertext before the keystream overwrites it (in-place jobs)
-        key.ghash(partial.v[c].data(), in, n);
-        key.ctr32(counter.data(), in, out, n);
+        key.ghash(partial.v[c].data(), in + off, n);
+        key.ctr32(counter.data(), in + off, out + off, n);
       }
       secure_wipe(counter.data(), kBlock);  // J0 of a long IV depends on H
     });
-  } catch (const std::exception& e) {  // a backend failure (EVP): nothing is released
-    secure_wipe(job.out.data(), len);
-    job.status = JobStatus::invalid_argument, job.out_len = 0, job.error = e.what();
-    return;
+  } catch (...) {  // a backend failure (EVP): nothing is released
+    secure_wipe(out, len);
+    throw;
   }
-
-  // acc = GHASH(A), then chunk by chunk acc = acc * H^n_k ^ P_k, then the length block.
-  key.ghash(acc.data(), job.aad.data(), job.aad.size());
+  // Chunk by chunk acc = acc * H^n_k ^ P_k (n_k: the chunk's blocks; all the same but the last).
   const std::size_t chunk_blocks = chunk_bytes / kBlock;
   const std::size_t last_blocks = (len - (chunks - 1) * chunk_bytes + kBlock - 1) / kBlock;
   WipedBlocks powers(2);
-  powers.v[0] = h_power(key, h, chunk_blocks);
-  powers.v[1] = h_power(key, h, last_blocks);
+  powers.v[0] = h_power(key, s_->h, chunk_blocks);
+  powers.v[1] = h_power(key, s_->h, last_blocks);
   for (std::size_t c = 0; c < chunks; ++c) {
-    key.gf_mul(acc.data(), powers.v[c + 1 == chunks ? 1 : 0].data());
-    for (std::size_t i = 0; i < kBlock; ++i) acc[i] ^= partial.v[c][i];
+    key.gf_mul(s_->acc.data(), powers.v[c + 1 == chunks ? 1 : 0].data());
+    for (std::size_t i = 0; i < kBlock; ++i) s_->acc[i] ^= partial.v[c][i];
   }
-  std::uint8_t lengths[kBlock];
-  algo::store_be64(lengths, static_cast<std::uint64_t>(job.aad.size()) * 8);
-  algo::store_be64(lengths + 8, static_cast<std::uint64_t>(len) * 8);
-  key.ghash(acc.data(), lengths, kBlock);
-  for (std::size_t i = 0; i < kBlock; ++i) acc[i] ^= ej0[i];
+  done_ += len;
+}
 
+void GcmStreamState::tag(std::uint8_t* out, std::size_t tag_len) {
+  std::uint8_t lengths[kBlock];
+  algo::store_be64(lengths, aad_len_ * 8);
+  algo::store_be64(lengths + 8, done_ * 8);
+  key_.ghash(s_->acc.data(), lengths, kBlock);
+  for (std::size_t i = 0; i < kBlock; ++i) s_->acc[i] ^= s_->ej0[i];
+  std::memcpy(out, s_->acc.data(), tag_len);
+}
+
+void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, std::size_t threads,
+                       std::size_t chunk_bytes) {
+  const std::size_t len = job.in.size();
+  GcmStreamState state(key, job.iv, job.aad);
+  try {
+    state.process(dir, job.in.data(), job.out.data(), len, threads, chunk_bytes);
+  } catch (const std::exception& e) {  // a backend failure (EVP): nothing is released (process wiped out)
+    job.status = JobStatus::invalid_argument, job.out_len = 0, job.error = e.what();
+    return;
+  }
+  Block tag{};
+  state.tag(tag.data(), kBlock);
   if (dir == Direction::encrypt) {
-    std::memcpy(job.tag.data(), acc.data(), job.tag.size());
-  } else if (!ct::equal(acc.data(), job.tag.data(), job.tag.size())) {
+    std::memcpy(job.tag.data(), tag.data(), job.tag.size());
+  } else if (!ct::equal(tag.data(), job.tag.data(), job.tag.size())) {
     secure_wipe(job.out.data(), len);  // decrypted before the tag was known: wiped, never released
     return fail(job, JobStatus::auth_failed, "authentication failed: tag mismatch");
   }

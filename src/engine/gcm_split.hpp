@@ -9,6 +9,7 @@
 // Engines provide the building blocks through Engine::gcm_split_key.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <span>
 
 #include "cryptaccel/batch.hpp"
@@ -34,6 +35,32 @@ inline constexpr std::size_t kGcmMinChunkBytes = 16 * 1024;
 /// sets those jobs' status. Other jobs are left pending.
 void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                    std::size_t threads);
+
+/// GCM with one key over a message given in pieces: each piece's counter mode and GHASH split into chunks over host
+/// threads as above, the partial hashes folded into one running hash, the tag at the end. run_split_gcm_job is one
+/// piece; CipherStream (src/api/cipher_stream.cpp) feeds many. The state (H, J0, E(J0), the hash) is wiped with it.
+class GcmStreamState {
+ public:
+  /// Derives H, J0 and E(J0) from `key` (which must outlive the state) and `iv`, and hashes `aad`.
+  GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad);
+  ~GcmStreamState();
+  GcmStreamState(const GcmStreamState&) = delete;
+  GcmStreamState& operator=(const GcmStreamState&) = delete;
+
+  /// Encrypts or decrypts the next `len` bytes of the message (in == out allowed), in chunks of about `chunk_bytes`
+  /// over up to `threads` threads. Every piece but the message's last must be whole blocks. Throws what the engine's
+  /// building blocks throw (out is then wiped).
+  void process(Direction dir, const std::uint8_t* in, std::uint8_t* out, std::size_t len, std::size_t threads,
+               std::size_t chunk_bytes);
+  /// The first `tag_len` bytes of the tag over the AAD and everything processed; call once, at the end.
+  void tag(std::uint8_t* out, std::size_t tag_len);
+
+ private:
+  struct Secrets;
+  const GcmSplitKey& key_;
+  std::unique_ptr<Secrets> s_;
+  std::uint64_t aad_len_ = 0, done_ = 0;  // bytes of AAD, and of message processed so far
+};
 
 /// Runs one validated, pending GCM job with `key`, split into chunks of about `chunk_bytes` (rounded up to whole
 /// blocks) over up to `threads` threads. Exposed for tests, which choose small chunks.

@@ -53,6 +53,8 @@ std::vector<Case> cases() {
       }
     }
   for (const char* engine : {"ref", "cpu"})
+    for (const char* cipher : {"aes-128-gcm", "aes-256-gcm", "sm4-gcm"}) out.push_back({engine, cipher, false, 0});
+  for (const char* engine : {"ref", "cpu"})
     for (std::size_t unit : {16u, 48u, 512u}) {
       out.push_back({engine, "aes-128-xts", false, unit});
       out.push_back({engine, "aes-256-xts", false, unit});
@@ -72,21 +74,24 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
                                                       std::to_string(c.xts_unit)));
   for (int round = 0; round < 40; ++round) {
     const bytes key = test::random_bytes(rng, spec.key_size());
-    const bytes iv = spec.mode == Mode::ecb ? bytes{} : test::random_bytes(rng, 16);
+    const bool gcm = spec.mode == Mode::gcm;
+    const bytes iv = spec.mode == Mode::ecb ? bytes{} : test::random_bytes(rng, gcm && rng() % 2 ? 1 + rng() % 40 : 16);
+    const bytes aad = gcm ? test::random_bytes(rng, rng() % 50) : bytes{};
     StreamOptions o;
     o.engine = c.engine;
     o.chunk_bytes = 16 * (1 + rng() % 6);  // 16..96 bytes (XTS: rounded to whole units)
     o.chunks_per_batch = 1 + rng() % 4;
     const std::size_t batch_bytes = std::max(o.chunk_bytes, c.xts_unit) * o.chunks_per_batch;
     std::size_t len = rng() % (3 * batch_bytes + 40);
-    if (!spec.pads() && spec.mode != Mode::ctr) len = len / 16 * 16;      // ECB/CBC without padding, XTS: blocks
+    if (!spec.pads() && spec.mode != Mode::ctr && !gcm) len = len / 16 * 16;  // ECB/CBC without padding, XTS
     if (spec.mode == Mode::xts) len = std::max<std::size_t>(len, 16);
     if (spec.mode == Mode::xts && len % c.xts_unit != 0 && len % c.xts_unit < 16) len += 16;  // last unit >= 16
     if (spec.mode == Mode::xts && rng() % 2) len += rng() % 16;            // ciphertext stealing in the last unit
     if (spec.mode == Mode::xts && len % c.xts_unit != 0 && len % c.xts_unit < 16) len = len / 16 * 16;
     const bytes plain = test::random_bytes(rng, len);
     CipherParams p;
-    p.key = key, p.iv = iv, p.xts_unit = c.xts_unit;
+    p.key = key, p.iv = iv, p.aad = aad, p.xts_unit = c.xts_unit;
+    if (gcm) p.tag_len = 4 + rng() % 13;
     SCOPED_TRACE("round " + std::to_string(round) + ", length " + std::to_string(len) + ", chunk " +
                  std::to_string(o.chunk_bytes) + " x " + std::to_string(o.chunks_per_batch));
     const bytes expected = encrypt(spec, p, plain, "ref");
@@ -96,6 +101,12 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
     EXPECT_EQ(enc.bytes_in(), len);
     CipherStream dec(spec, Direction::decrypt, p, o);
     ASSERT_EQ(test::to_hex(run_stream(dec, expected, rng, max_piece)), test::to_hex(plain));
+    if (gcm) {  // any flipped bit, tag included, fails at finish
+      bytes forged = expected;
+      forged[rng() % forged.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
+      CipherStream bad(spec, Direction::decrypt, p, o);
+      EXPECT_THROW(run_stream(bad, forged, rng, max_piece), AuthenticationFailed);
+    }
     if (len > 0) {
       EXPECT_EQ(dec.engine_used(), c.engine);
     }
@@ -103,7 +114,8 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
 }
 
 std::string case_name(const testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.engine + "_" + info.param.cipher + (info.param.padding ? "" : "_nopad") +
+  const bool pads = CipherSpec::parse(info.param.cipher).pads();
+  std::string name = info.param.engine + "_" + info.param.cipher + (info.param.padding || !pads ? "" : "_nopad") +
                      (info.param.xts_unit ? "_unit" + std::to_string(info.param.xts_unit) : "");
   for (char& ch : name) ch = std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
   return name;
@@ -135,10 +147,20 @@ TEST(CipherStream, RefusesWhatItCannotStreamAndBadParameters) {
   const bytes key16(16, 1), key32(32, 1), iv(16, 2);
   CipherParams p;
   p.key = key16, p.iv = iv;
-  EXPECT_FALSE(streamable(CipherSpec::parse("aes-128-gcm"), 0));
+  EXPECT_TRUE(streamable(CipherSpec::parse("aes-128-gcm"), 0));
   EXPECT_FALSE(streamable(CipherSpec::parse("aes-128-xts"), 0));
   EXPECT_TRUE(streamable(CipherSpec::parse("aes-128-xts"), 512));
-  EXPECT_THROW(CipherStream(CipherSpec::parse("aes-128-gcm"), Direction::encrypt, p), InvalidArgument);
+  p.tag_len = 3;
+  EXPECT_THROW(CipherStream(CipherSpec::parse("aes-128-gcm"), Direction::encrypt, p), InvalidArgument);  // tag length
+  p.tag_len = 16, p.iv = {};
+  EXPECT_THROW(CipherStream(CipherSpec::parse("aes-128-gcm"), Direction::encrypt, p), InvalidArgument);  // no nonce
+  p.iv = iv;
+  {
+    CipherStream short_gcm(CipherSpec::parse("aes-128-gcm"), Direction::decrypt, p);
+    const StreamSink ignore = [](bytes_view) {};
+    short_gcm.update(bytes(15), ignore);
+    EXPECT_THROW(short_gcm.finish(ignore), BadDecrypt);  // shorter than the tag
+  }
   p.key = key32;
   EXPECT_THROW(CipherStream(CipherSpec::parse("aes-128-xts"), Direction::encrypt, p), InvalidArgument);  // no unit
   EXPECT_THROW(CipherStream(CipherSpec::parse("aes-128-ctr"), Direction::encrypt, p), InvalidArgument);  // key size

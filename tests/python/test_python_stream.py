@@ -74,26 +74,56 @@ def test_files_by_path_and_by_object(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dec", "enc", "src"]
 
 
-def test_gcm_and_single_unit_xts_files_go_through_memory(tmp_path):
+@pytest.mark.parametrize("cipher", ["aes-128-gcm", "aes-256-gcm", "sm4-gcm"])
+def test_gcm_streams_and_verifies_at_the_end(engine, cipher):
+    skip_unless_supported(engine, cipher)
+    if engine.startswith("cuda"):
+        pytest.skip("GCM streams on engines with GCM building blocks (cpu, ref)")
+    r = rng("gcm-stream", engine, cipher)
+    for case in range(6):
+        key, nonce, aad = r.randbytes(key_size(cipher)), r.randbytes(r.choice([12, 1, 16, 40])), r.randbytes(30)
+        data, tag_len = r.randbytes(r.randrange(0, 3000)), r.randrange(4, 17)
+        context = f"seed={SEED} case {case}"
+        expected = cryptaccel.encrypt(cipher, key, data, nonce, aad=aad, tag_len=tag_len, engine="ref")
+        enc = cryptaccel.encryptor(cipher, key, nonce, aad=aad, tag_len=tag_len, engine=engine, chunk_bytes=64)
+        out = b"".join(enc.update(data[i:i + 100]) for i in range(0, len(data), 100)) + enc.finalize()
+        assert out == expected, context
+        dec = cryptaccel.decryptor(cipher, key, nonce, aad=aad, tag_len=tag_len, engine=engine, chunk_bytes=64)
+        assert dec.update(expected) + dec.finalize() == data, context
+        forged = bytearray(expected)
+        forged[r.randrange(len(forged))] ^= 1 << r.randrange(8)
+        dec = cryptaccel.decryptor(cipher, key, nonce, aad=aad, tag_len=tag_len, engine=engine, chunk_bytes=64)
+        dec.update(bytes(forged))
+        with pytest.raises(cryptaccel.AuthenticationFailed):
+            dec.finalize()
+
+
+def test_gcm_files_publish_nothing_unverified(tmp_path):
     r = rng("gcm-file")
-    key, nonce, aad, data = r.randbytes(16), r.randbytes(12), b"header", r.randbytes(100_000)
-    assert not cryptaccel.streamable("aes-128-gcm") and not cryptaccel.streamable("aes-128-xts")
+    key, nonce, aad, data = r.randbytes(16), r.randbytes(12), b"header", r.randbytes(3 * (1 << 20) + 5)
+    assert cryptaccel.streamable("aes-128-gcm") and not cryptaccel.streamable("aes-128-xts")
     assert cryptaccel.streamable("aes-128-xts", 4096)
-    out = io.BytesIO()
-    cryptaccel.encrypt_file("aes-128-gcm", key, io.BytesIO(data), out, nonce, aad=aad)
-    assert out.getvalue() == cryptaccel.encrypt("aes-128-gcm", key, data, nonce, aad=aad)
-    tampered = bytearray(out.getvalue())
+    src, enc_path = tmp_path / "src", tmp_path / "enc"
+    src.write_bytes(data)
+    cryptaccel.encrypt_file("aes-128-gcm", key, src, enc_path, nonce, aad=aad, engine="cpu")
+    assert enc_path.read_bytes() == cryptaccel.encrypt("aes-128-gcm", key, data, nonce, aad=aad)
+    tampered = bytearray(enc_path.read_bytes())
     tampered[5] ^= 1
+    enc_path.write_bytes(bytes(tampered))
     dst = tmp_path / "plain"
     dst.write_bytes(b"old")
-    with pytest.raises(cryptaccel.AuthenticationFailed):
-        cryptaccel.decrypt_file("aes-128-gcm", key, io.BytesIO(bytes(tampered)), dst, nonce, aad=aad)
+    with pytest.raises(cryptaccel.AuthenticationFailed):  # streamed into a temporary file, never published
+        cryptaccel.decrypt_file("aes-128-gcm", key, enc_path, dst, nonce, aad=aad)
     assert dst.read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["enc", "plain", "src"]
+    sink = io.BytesIO()
+    with pytest.raises(cryptaccel.AuthenticationFailed):  # a file object: verified in memory before any write
+        cryptaccel.decrypt_file("aes-128-gcm", key, io.BytesIO(bytes(tampered)), sink, nonce, aad=aad)
+    assert sink.getvalue() == b""
     xkey = r.randbytes(64)
     out = io.BytesIO()
-    cryptaccel.encrypt_file("aes-256-xts", xkey, io.BytesIO(data), out, bytes(16), xts_unit=4096)
-    assert out.getvalue() == cryptaccel.encrypt("aes-256-xts", xkey, data, bytes(16), xts_unit=4096)
+    cryptaccel.encrypt_file("aes-256-xts", xkey, io.BytesIO(data), out, bytes(16))  # one data unit: in memory
+    assert out.getvalue() == cryptaccel.encrypt("aes-256-xts", xkey, data, bytes(16))
 
 
 def test_bad_padding_leaves_no_file(tmp_path):
@@ -108,8 +138,8 @@ def test_bad_padding_leaves_no_file(tmp_path):
 
 
 def test_misuse_is_a_clear_error():
-    with pytest.raises(cryptaccel.InvalidArgument, match="does not stream"):
-        cryptaccel.encryptor("aes-128-gcm", bytes(16), bytes(12))
+    with pytest.raises(cryptaccel.InvalidArgument, match="data units"):
+        cryptaccel.encryptor("aes-128-xts", bytes(32), bytes(16))
     with pytest.raises(cryptaccel.InvalidArgument, match="key length"):
         cryptaccel.encryptor("aes-128-ctr", bytes(15), bytes(16))
     with pytest.raises(cryptaccel.InvalidArgument, match="aad"):
