@@ -1,4 +1,5 @@
-// `cryptaccel enc` / `cryptaccel dec`: openssl-enc-compatible raw-key encryption (-K/-iv, no password derivation),
+// `cryptaccel enc` / `cryptaccel dec`: openssl-enc-compatible encryption with a raw key (-K/-iv) or a password
+// (-pass, -k, -kfile with -pbkdf2/-iter/-md, the "Salted__" header: enc_password.hpp), streamed in bounded memory,
 // with GCM (--aad, --taglen) and XTS (--xts-unit, --xts-sector) extensions. The library does the cryptography.
 #include <sys/stat.h>
 
@@ -27,6 +28,7 @@
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/types.hpp"
 #include "cryptaccel/stream.hpp"
+#include "enc_password.hpp"
 #include "hex.hpp"
 #include "stream_input.hpp"
 
@@ -49,9 +51,13 @@ struct EncOptions {
   std::optional<std::uint64_t> xts_sector;
   bool verbose = false;
   bool help = false;
+  PasswordOptions password;
 };
 
-enum class Opt { in, out, key, iv, nopad, nosalt, cipher, engine, aad, taglen, xts_unit, xts_sector, enc, dec, verbose, help };
+enum class Opt {
+  in, out, key, iv, nopad, nosalt, salt, cipher, engine, aad, taglen, xts_unit, xts_sector, enc, dec, verbose, help,
+  pass, k, kfile, pbkdf2, iter, md, salt_hex, print_key, print_key_only
+};
 
 struct OptionDef {
   std::string_view name;  // spelled after one or two dashes
@@ -66,15 +72,15 @@ constexpr OptionDef kOptions[] = {
     {"aad", Opt::aad, true},         {"taglen", Opt::taglen, true},    {"xts-unit", Opt::xts_unit, true},
     {"xts-sector", Opt::xts_sector, true}, {"e", Opt::enc, false},     {"d", Opt::dec, false},
     {"v", Opt::verbose, false},      {"verbose", Opt::verbose, false}, {"h", Opt::help, false},
-    {"help", Opt::help, false},
+    {"help", Opt::help, false},      {"pass", Opt::pass, true},        {"k", Opt::k, true},
+    {"kfile", Opt::kfile, true},     {"pbkdf2", Opt::pbkdf2, false},   {"iter", Opt::iter, true},
+    {"md", Opt::md, true},           {"S", Opt::salt_hex, true},       {"salt", Opt::salt, false},
+    {"p", Opt::print_key, false},    {"P", Opt::print_key_only, false},
 };
 
-// openssl enc options that derive the key from a password: named in a clearer error than "unknown option".
-constexpr std::string_view kPasswordOptions[] = {"k", "pass", "kfile", "pbkdf2", "iter", "md", "S", "salt"};
-
 constexpr const char* kUsage =
-    "Usage: cryptaccel %s -CIPHER -K HEX [-iv HEX] [options]\n"
-    "Encrypt or decrypt like `openssl enc` with a raw key (no password-based key derivation).\n"
+    "Usage: cryptaccel %s -CIPHER (-K HEX [-iv HEX] | -pass ARG [-pbkdf2] [-iter N]) [options]\n"
+    "Encrypt or decrypt like `openssl enc`, with a raw key or a password, in bounded memory.\n"
     "\n"
     "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts\n"
     "  -e, -d                  encrypt (default for enc) or decrypt (default for dec)\n"
@@ -84,7 +90,12 @@ constexpr const char* kUsage =
     "  -in, --in FILE          input file (default or '-': stdin)\n"
     "  -out, --out FILE        output file (default or '-': stdout); written only when everything succeeded\n"
     "  -nopad                  no PKCS#7 padding (ECB/CBC): the input length must be a multiple of 16\n"
-    "  -nosalt                 accepted and ignored (no salt is used with -K)\n"
+    "  -pass ARG               password: pass:PASSWORD, env:VAR, file:PATH, fd:N or stdin (first line)\n"
+    "  -k PASSWORD, -kfile F   the same as -pass pass:PASSWORD, -pass file:F\n"
+    "  -pbkdf2, -iter N        PBKDF2-HMAC (default 10000 iterations) instead of the legacy EVP_BytesToKey\n"
+    "  -md NAME                digest of the key derivation (default sha256)\n"
+    "  -S HEX, -salt, -nosalt  salt: given (no header written), random (default: \"Salted__\" header), none\n"
+    "  -p, -P                  print the salt, key and IV (-P: and stop)\n"
     "  --engine NAME           auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
     "  --aad FILE              GCM: additional authenticated data\n"
     "  --taglen N              GCM: tag length in bytes, 4..16 (default 16); output is ciphertext || tag\n"
@@ -143,9 +154,6 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
     const auto def = std::find_if(std::begin(kOptions), std::end(kOptions),
                                   [&](const OptionDef& d) { return d.name == body; });
     if (def == std::end(kOptions)) {
-      if (std::find(std::begin(kPasswordOptions), std::end(kPasswordOptions), body) != std::end(kPasswordOptions)) {
-        throw InvalidArgument("'" + arg + "': password-based keys are not supported (give the key with -K and the IV with -iv)");
-      }
       if (!inline_value && starts_with_cipher_family(body)) {
         set_cipher(opt, parse_cipher(body));
         continue;
@@ -161,7 +169,22 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
       case Opt::key: opt.key_hex = value; break;
       case Opt::iv: opt.iv_hex = value; break;
       case Opt::nopad: opt.nopad = true; break;
-      case Opt::nosalt: break;
+      case Opt::nosalt: opt.password.nosalt = true; break;
+      case Opt::salt: opt.password.nosalt = false; break;
+      case Opt::pass: opt.password.source = value; break;
+      case Opt::k: opt.password.source = "pass:" + value; break;
+      case Opt::kfile: opt.password.source = "file:" + value; break;
+      case Opt::pbkdf2: opt.password.pbkdf2 = true; break;
+      case Opt::iter: {
+        const std::uint64_t n = parse_number(value, "-iter");
+        if (n == 0 || n > 0x7fffffff) throw InvalidArgument("-iter must be between 1 and 2147483647");
+        opt.password.iterations = static_cast<unsigned>(n);
+        break;
+      }
+      case Opt::md: opt.password.digest = value; break;
+      case Opt::salt_hex: opt.password.salt_hex = value; break;
+      case Opt::print_key: opt.password.print = true; break;
+      case Opt::print_key_only: opt.password.print_only = true; break;
       case Opt::cipher: set_cipher(opt, parse_cipher(value)); break;
       case Opt::engine: opt.engine = value; break;
       case Opt::aad: opt.aad_path = value; break;
@@ -230,13 +253,25 @@ struct WipeOnExit {
   ~WipeOnExit() { secure_wipe(data.data(), data.size()); }
 };
 
-/// Encrypts or decrypts the input to the output in bounded memory (CipherStream: batches of 1 MiB chunks spread over
-/// the engine's cores), the output published only when the whole stream succeeded; returns the engine used.
-std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params) {
-  StreamInput input(opt.in_path);
+/// The rest of `input`, whole, in memory.
+bytes read_rest(StreamInput& input) {
+  bytes data;
+  for (std::size_t piece = std::size_t{1} << 20;;) {
+    const std::size_t old = data.size();
+    data.resize(old + piece);
+    const std::size_t got = input.read(mutable_bytes(data.data() + old, piece));
+    data.resize(old + got);
+    if (got < piece) return data;
+  }
+}
+
+/// Encrypts or decrypts the rest of `input` to `output` (after `header`) in bounded memory (CipherStream: batches of
+/// 1 MiB chunks spread over the engine's cores), the output published only when the whole stream succeeded; returns
+/// the engine used.
+std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params,
+                          StreamInput& input, AtomicOutput& output, bytes_view header) {
   // In place (-in F -out F) works: the output goes to a temporary file that replaces F only when complete, and the
   // input is read through its own open descriptor until then.
-  AtomicOutput output(opt.out_path);
   StreamOptions so;
   so.engine = opt.engine;
   so.chunk_bytes = std::size_t{1} << 20;
@@ -244,6 +279,7 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   CipherStream stream(spec, opt.dir, params, so);
   const StopOnSignal stop_on_signal;
   output.begin();
+  output.write(header);  // the password mode's "Salted__" || salt, or nothing
   const StreamSink sink = [&](bytes_view piece) { output.write(piece); };
   bytes buffer(so.chunk_bytes);
   const WipeOnExit wipe_buffer{buffer};  // plaintext when encrypting
@@ -266,12 +302,23 @@ void run(const EncOptions& opt, const char* command) {
   const bool gcm = spec.mode == Mode::gcm;
   const bool xts = spec.mode == Mode::xts;
 
-  if (!opt.key_hex) throw InvalidArgument("-K is required (password-based keys are not supported)");
-  bytes key = decode_hex_option(*opt.key_hex, "-K");
+  const bool with_password = opt.password.source.has_value();
+  if (!opt.key_hex && !with_password)
+    throw InvalidArgument("a key is required: -K HEX, or a password (-pass, -k, -kfile)");
+  if (opt.key_hex && with_password) throw InvalidArgument("-K and a password are mutually exclusive");
+  if (with_password && gcm)
+    throw InvalidArgument(name + " takes no password (openssl enc has no AEAD password mode): give -K and -iv");
+  if (!with_password && (opt.password.pbkdf2 || opt.password.iterations || opt.password.digest ||
+                         opt.password.salt_hex || opt.password.print || opt.password.print_only))
+    throw InvalidArgument("-pbkdf2, -iter, -md, -S, -p and -P need a password (-pass, -k or -kfile)");
+  bytes key;
   const WipeOnExit wipe_key{key};
-  if (key.size() != spec.key_size()) {
-    throw InvalidArgument("-K must be " + byte_count(spec.key_size()) + " for " + name + ", got " +
-                          byte_count(key.size()));
+  if (opt.key_hex) {
+    key = decode_hex_option(*opt.key_hex, "-K");
+    if (key.size() != spec.key_size()) {
+      throw InvalidArgument("-K must be " + byte_count(spec.key_size()) + " for " + name + ", got " +
+                            byte_count(key.size()));
+    }
   }
 
   if (opt.aad_path && !gcm) throw InvalidArgument("--aad is only valid with GCM ciphers");
@@ -293,8 +340,9 @@ void run(const EncOptions& opt, const char* command) {
     const auto tweak = xts_tweak(*opt.xts_sector);
     iv.assign(tweak.begin(), tweak.end());
   } else if (!opt.iv_hex) {
-    throw InvalidArgument(xts ? "-iv (the tweak) or --xts-sector is required for " + name
-                              : "-iv is required for " + name);
+    if (!with_password)  // with a password the IV is derived too
+      throw InvalidArgument(xts ? "-iv (the tweak) or --xts-sector is required for " + name
+                                : "-iv is required for " + name);
   } else if (gcm) {
     if (iv.empty()) throw InvalidArgument("-iv must not be empty for " + name);
   } else if (iv.size() != spec.iv_size()) {
@@ -307,6 +355,27 @@ void run(const EncOptions& opt, const char* command) {
   }
 
   resolve_engine(opt.engine, spec, opt.dir);  // fail before reading a large input
+  // Opened before the salt: a decryption's "Salted__" header is the input's first 16 bytes.
+  StreamInput input(opt.in_path);
+  AtomicOutput output(opt.out_path);
+  bytes header;
+  if (with_password) {
+    const PasswordKdf kdf = password_kdf(opt.password, command);
+    std::string password = read_password(*opt.password.source);
+    bool write_header = false;
+    const bytes salt = opt.dir == Direction::encrypt ? encryption_salt(opt.password, write_header, command)
+                                                     : decryption_salt(opt.password, input, command);
+    DerivedKey derived = derive_openssl_enc_key(spec, password, salt, kdf);
+    secure_wipe(password.data(), password.size());
+    key = derived.key;
+    if (!opt.iv_hex && !(xts && opt.xts_sector)) iv = derived.iv;  // an explicit -iv wins, as in openssl
+    if (opt.password.print || opt.password.print_only) print_key_material(salt, key, iv);
+    if (opt.password.print_only) return;
+    if (write_header) {
+      header.assign(kOpensslSaltMagic.begin(), kOpensslSaltMagic.end());
+      header.insert(header.end(), salt.begin(), salt.end());
+    }
+  }
   CipherParams params;
   params.key = key;
   params.iv = iv;
@@ -320,13 +389,15 @@ void run(const EncOptions& opt, const char* command) {
   // published only after the tag checks. To stdout the whole message is decrypted and verified in memory first.
   const bool unverified_to_stdout = gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path);
   if (streamable(spec, params.xts_unit) && !unverified_to_stdout) {
-    engine_used = run_streaming(spec, opt, params);
+    engine_used = run_streaming(spec, opt, params, input, output, header);
   } else {
     // Single-unit XTS, and GCM decryption to stdout: the whole input in memory.
-    AtomicOutput output(opt.out_path);
-    const bytes input = read_all(opt.in_path);
-    const bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, input, opt.engine, &engine_used)
-                                                       : decrypt(spec, params, input, opt.engine, &engine_used);
+    bytes data = read_rest(input);
+    const WipeOnExit wipe_data{data};
+    bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, data, opt.engine, &engine_used)
+                                                 : decrypt(spec, params, data, opt.engine, &engine_used);
+    result.insert(result.begin(), header.begin(), header.end());
+    const WipeOnExit wipe_result{result};
     output.commit(result);
   }
   if (opt.verbose) std::fprintf(stderr, "engine: %s\n", engine_used.c_str());

@@ -39,4 +39,12 @@ bytes parse_hex(std::string_view text) {
   return out;
 }
 
+std::string to_hex(bytes_view data, bool upper) {
+  const char* digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * data.size());
+  for (std::uint8_t b : data) out += digits[b >> 4], out += digits[b & 0xf];
+  return out;
+}
+
 }  // namespace cryptaccel::cli
