@@ -28,6 +28,7 @@
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/types.hpp"
 #include "cryptaccel/stream.hpp"
+#include "base64_stream.hpp"
 #include "enc_password.hpp"
 #include "hex.hpp"
 #include "stream_input.hpp"
@@ -51,12 +52,14 @@ struct EncOptions {
   std::optional<std::uint64_t> xts_sector;
   bool verbose = false;
   bool help = false;
+  bool base64 = false;           // -a, -base64: the ciphertext is base64 text
+  bool base64_one_line = false;  // -A: on one line
   PasswordOptions password;
 };
 
 enum class Opt {
   in, out, key, iv, nopad, nosalt, salt, cipher, engine, aad, taglen, xts_unit, xts_sector, enc, dec, verbose, help,
-  pass, k, kfile, pbkdf2, iter, md, salt_hex, print_key, print_key_only
+  pass, k, kfile, pbkdf2, iter, md, salt_hex, print_key, print_key_only, base64, base64_one_line
 };
 
 struct OptionDef {
@@ -76,6 +79,7 @@ constexpr OptionDef kOptions[] = {
     {"kfile", Opt::kfile, true},     {"pbkdf2", Opt::pbkdf2, false},   {"iter", Opt::iter, true},
     {"md", Opt::md, true},           {"S", Opt::salt_hex, true},       {"salt", Opt::salt, false},
     {"p", Opt::print_key, false},    {"P", Opt::print_key_only, false},
+    {"a", Opt::base64, false},       {"base64", Opt::base64, false},   {"A", Opt::base64_one_line, false},
 };
 
 constexpr const char* kUsage =
@@ -96,6 +100,7 @@ constexpr const char* kUsage =
     "  -md NAME                digest of the key derivation (default sha256)\n"
     "  -S HEX, -salt, -nosalt  salt: given (no header written), random (default: \"Salted__\" header), none\n"
     "  -p, -P                  print the salt, key and IV (-P: and stop)\n"
+    "  -a, -base64, -A         the ciphertext is base64 (64-character lines; -A: one line)\n"
     "  --engine NAME           auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
     "  --aad FILE              GCM: additional authenticated data\n"
     "  --taglen N              GCM: tag length in bytes, 4..16 (default 16); output is ciphertext || tag\n"
@@ -185,6 +190,8 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
       case Opt::salt_hex: opt.password.salt_hex = value; break;
       case Opt::print_key: opt.password.print = true; break;
       case Opt::print_key_only: opt.password.print_only = true; break;
+      case Opt::base64: opt.base64 = true; break;
+      case Opt::base64_one_line: opt.base64_one_line = true; break;
       case Opt::cipher: set_cipher(opt, parse_cipher(value)); break;
       case Opt::engine: opt.engine = value; break;
       case Opt::aad: opt.aad_path = value; break;
@@ -254,7 +261,7 @@ struct WipeOnExit {
 };
 
 /// The rest of `input`, whole, in memory.
-bytes read_rest(StreamInput& input) {
+bytes read_rest(ByteSource& input) {
   bytes data;
   for (std::size_t piece = std::size_t{1} << 20;;) {
     const std::size_t old = data.size();
@@ -269,7 +276,7 @@ bytes read_rest(StreamInput& input) {
 /// 1 MiB chunks spread over the engine's cores), the output published only when the whole stream succeeded; returns
 /// the engine used.
 std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params,
-                          StreamInput& input, AtomicOutput& output, bytes_view header) {
+                          ByteSource& input, AtomicOutput& output, bytes_view header) {
   // In place (-in F -out F) works: the output goes to a temporary file that replaces F only when complete, and the
   // input is read through its own open descriptor until then.
   StreamOptions so;
@@ -279,8 +286,12 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   CipherStream stream(spec, opt.dir, params, so);
   const StopOnSignal stop_on_signal;
   output.begin();
-  output.write(header);  // the password mode's "Salted__" || salt, or nothing
-  const StreamSink sink = [&](bytes_view piece) { output.write(piece); };
+  // Encrypting with -a: everything written, the header included, goes through the base64 encoder.
+  std::optional<Base64Sink> base64;
+  if (opt.base64 && opt.dir == Direction::encrypt)
+    base64.emplace([&](bytes_view text) { output.write(text); }, opt.base64_one_line);
+  const StreamSink sink = [&](bytes_view piece) { base64 ? base64->write(piece) : output.write(piece); };
+  sink(header);  // the password mode's "Salted__" || salt, or nothing
   bytes buffer(so.chunk_bytes);
   const WipeOnExit wipe_buffer{buffer};  // plaintext when encrypting
   for (;;) {
@@ -289,6 +300,7 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
     if (got < buffer.size()) break;
   }
   stream.finish(sink);
+  if (base64) base64->finish();
   StopOnSignal::throw_if_requested();
   output.finish();
   return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();
@@ -355,8 +367,13 @@ void run(const EncOptions& opt, const char* command) {
   }
 
   resolve_engine(opt.engine, spec, opt.dir);  // fail before reading a large input
-  // Opened before the salt: a decryption's "Salted__" header is the input's first 16 bytes.
-  StreamInput input(opt.in_path);
+  // Opened before the salt: a decryption's "Salted__" header is the input's first 16 bytes (after base64 decoding
+  // with -a).
+  if (opt.base64_one_line && !opt.base64) throw InvalidArgument("-A goes with -a (or -base64)");
+  StreamInput file_input(opt.in_path);
+  std::optional<Base64Source> base64_input;
+  if (opt.base64 && opt.dir == Direction::decrypt) base64_input.emplace(file_input);
+  ByteSource& input = base64_input ? static_cast<ByteSource&>(*base64_input) : file_input;
   AtomicOutput output(opt.out_path);
   bytes header;
   if (with_password) {
@@ -398,7 +415,15 @@ void run(const EncOptions& opt, const char* command) {
                                                  : decrypt(spec, params, data, opt.engine, &engine_used);
     result.insert(result.begin(), header.begin(), header.end());
     const WipeOnExit wipe_result{result};
-    output.commit(result);
+    if (opt.base64 && opt.dir == Direction::encrypt) {
+      bytes text;
+      Base64Sink encoder([&](bytes_view t) { text.insert(text.end(), t.begin(), t.end()); }, opt.base64_one_line);
+      encoder.write(result);
+      encoder.finish();
+      output.commit(text);
+    } else {
+      output.commit(result);
+    }
   }
   if (opt.verbose) std::fprintf(stderr, "engine: %s\n", engine_used.c_str());
   // Warned only on success, so that a failure is always exactly one line.

@@ -90,7 +90,7 @@ bytes encryption_salt(const PasswordOptions& o, bool& header, const char* comman
   return salt;
 }
 
-bytes decryption_salt(const PasswordOptions& o, StreamInput& input, const char* command) {
+bytes decryption_salt(const PasswordOptions& o, ByteSource& input, const char* command) {
   if (o.nosalt) return {};
   if (o.salt_hex) return salt_from_hex(*o.salt_hex, command);
   std::uint8_t head[16];

@@ -32,7 +32,7 @@ std::string read_password(const std::string& source);
 bytes encryption_salt(const PasswordOptions& o, bool& header, const char* command);
 
 /// The salt of a decryption: none (-nosalt), -S's, or the one in the input's "Salted__" header (read from `input`).
-bytes decryption_salt(const PasswordOptions& o, StreamInput& input, const char* command);
+bytes decryption_salt(const PasswordOptions& o, ByteSource& input, const char* command);
 
 /// The openssl derivation options of `o`, and the legacy warning when it is EVP_BytesToKey.
 PasswordKdf password_kdf(const PasswordOptions& o, const char* command);

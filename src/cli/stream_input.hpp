@@ -8,8 +8,16 @@
 
 namespace cryptaccel::cli {
 
+/// Where a streaming command reads from: a file or stdin (StreamInput), or a decoding layer over one (Base64Source).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Fills `buffer` as far as the input goes; returns the bytes read (fewer only at the end of the input).
+  virtual std::size_t read(mutable_bytes buffer) = 0;
+};
+
 /// An input opened for reading: a file, or stdin for "" and "-". Errors are std::runtime_error, one line.
-class StreamInput {
+class StreamInput : public ByteSource {
  public:
   explicit StreamInput(const std::string& path);
   ~StreamInput();
@@ -18,7 +26,7 @@ class StreamInput {
 
   /// Fills `buffer` as far as the input goes; returns the bytes read (fewer only at the end of the input). Throws
   /// when a stop was requested (StopOnSignal) or on a read error.
-  std::size_t read(mutable_bytes buffer);
+  std::size_t read(mutable_bytes buffer) override;
 
  private:
   int fd_ = 0;

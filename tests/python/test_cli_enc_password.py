@@ -99,3 +99,26 @@ def test_bad_input_is_one_line_and_no_file(case, tmp_path):
 def test_gcm_takes_no_password():
     out = tool(CLI, "enc", "-aes-128-gcm", "-pass", "pass:x", stdin=b"")
     assert out.returncode == 1 and b"takes no password" in out.stderr
+
+
+@pytest.mark.parametrize("flags", [["-a"], ["-base64"], ["-a", "-A"]], ids=["a", "base64", "A"])
+@pytest.mark.parametrize("length", [0, 1, 47, 48, 49, 100003, 2 * 1024 * 1024 + 5])
+def test_base64_like_openssl(flags, length):
+    """-a / -base64 (64-character lines) and -A (one line, no newline), byte for byte with openssl both ways, with
+    a raw key and with a password (the Salted__ header is inside the base64)."""
+    r = rng("base64", length, *flags)
+    data = rbytes(r, length)
+    for mode in (["-K", "00" * 16, "-iv", "11" * 16], ["-pass", "pass:pw", "-pbkdf2", "-S", "0102030405060708"]):
+        ours = tool(CLI, "enc", "-aes-128-cbc", *mode, *flags, stdin=data)
+        theirs = tool(OPENSSL, "enc", "-aes-128-cbc", *mode, *flags, stdin=data)
+        assert ours.returncode == 0 and ours.stdout == theirs.stdout, (f"seed={SEED}", mode, ours.stderr)
+        back = tool(CLI, "dec", "-aes-128-cbc", *mode, *flags, stdin=theirs.stdout)
+        assert back.returncode == 0 and back.stdout == data, (f"seed={SEED}", mode, back.stderr)
+
+
+def test_bad_base64_is_one_line():
+    out = tool(CLI, "dec", "-aes-128-ctr", "-K", "00" * 16, "-iv", "00" * 16, "-a", stdin=b"@@@@\n")
+    assert out.returncode == 1 and out.stderr.startswith(b"cryptaccel dec: bad base64 input")
+    assert out.stderr.count(b"\n") == 1
+    out = tool(CLI, "dec", "-aes-128-ctr", "-K", "00" * 16, "-iv", "00" * 16, "-a", stdin=b"QUJD\nQQ")
+    assert out.returncode == 1 and b"inside a 4-character group" in out.stderr
