@@ -14,7 +14,7 @@ namespace cryptaccel::cli {
 namespace {
 
 volatile std::sig_atomic_t g_stop_signal = 0;
-struct sigaction g_old_int {}, g_old_term {};
+struct sigaction g_old_int {}, g_old_term {}, g_old_xfsz {};
 
 extern "C" void on_stream_stop_signal(int sig) { g_stop_signal = sig; }
 
@@ -61,11 +61,18 @@ StopOnSignal::StopOnSignal() {
   sa.sa_flags = SA_RESETHAND;  // no SA_RESTART: a blocked read returns EINTR and the flag is seen at once
   sigaction(SIGINT, &sa, &g_old_int);
   sigaction(SIGTERM, &sa, &g_old_term);
+  // Past the file-size limit (ulimit -f) a write fails with EFBIG instead of the process dying with SIGXFSZ, so the
+  // temporary output file is removed like after any other write error.
+  struct sigaction ignore {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  sigaction(SIGXFSZ, &ignore, &g_old_xfsz);
 }
 
 StopOnSignal::~StopOnSignal() {
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
+  sigaction(SIGXFSZ, &g_old_xfsz, nullptr);
 }
 
 void StopOnSignal::throw_if_requested() {

@@ -35,7 +35,7 @@ class StreamInput : public ByteSource {
 };
 
 /// While alive, SIGINT and SIGTERM set a flag instead of killing the process (the previous handlers come back when it
-/// ends); a second signal kills as usual.
+/// ends; a second signal kills as usual), and SIGXFSZ is ignored (a write past `ulimit -f` fails with EFBIG).
 class StopOnSignal {
  public:
   StopOnSignal();

@@ -146,3 +146,18 @@ def test_gcm_streams_and_publishes_only_a_verified_file(tmp_path):
     assert proc.returncode == 1 and opened is None
     assert proc.stderr == b"cryptaccel dec: authentication failed: tag mismatch\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["aad", "in.bin"]
+
+
+def test_file_size_limit_leaves_no_output_file(tmp_path):
+    """A write that fails part-way (here past `ulimit -f`, as a full disk would) is one line, exit 1, and neither
+    the destination nor a temporary file is left."""
+    import resource
+
+    src, dst = tmp_path / "in.bin", tmp_path / "out.bin"
+    src.write_bytes(b"\0" * (8 * MIB))
+    limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (2 * MIB, 2 * MIB))  # noqa: E731
+    proc = subprocess.run([CLI, "enc", "-aes-128-ctr", "-K", "00" * 16, "-iv", "00" * 16, "-in", src, "-out", dst],
+                          capture_output=True, preexec_fn=limit, timeout=60)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.startswith(b"cryptaccel enc: cannot write") and proc.stderr.count(b"\n") == 1, proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.bin"]
