@@ -10,8 +10,10 @@
 //   - GCM: each batch's counter mode and GHASH split into chunks over host threads through the engine's GCM building
 //     blocks (engine/gcm_split.hpp: partial hashes folded with powers of H); encryption appends the tag at finish;
 //     decryption takes the last tag_len bytes of the stream as the tag and verifies it at finish.
-// XTS without data units (the whole stream one data unit) is not streamed yet: `streamable` says so, and callers
-// use the one-shot API (modes.hpp) for it.
+//   - XTS without data units (the whole stream one data unit): chunks of whole blocks over host threads through the
+//     engine's XTS kernel that starts at any block (engine/xts_split.hpp: the cpu engine), the last full block and a
+//     partial one held back to be processed together (ciphertext stealing). On engines without that kernel
+//     `streamable` is false, and callers use the one-shot API (modes.hpp).
 #pragma once
 #include <cstddef>
 #include <functional>
@@ -37,15 +39,16 @@ struct StreamOptions {
 /// Called with output, in order, as it is ready; the view is valid only during the call.
 using StreamSink = std::function<void(bytes_view)>;
 
-/// Whether `spec` can stream (every mode; XTS only with data units: xts_unit > 0).
-bool streamable(const CipherSpec& spec, std::size_t xts_unit);
+/// Whether `spec` can stream on `engine`: every mode; XTS without data units (xts_unit 0) only on an engine with an
+/// XTS kernel that starts at any block (cpu, and `auto` where it picks cpu).
+bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine = "auto");
 
 /// One encryption or decryption of a stream. Not copyable; one thread at a time.
 class CipherStream {
  public:
   /// Checks the key, IV and (GCM) tag length as the one-shot API does; GCM also takes params.aad (hashed now). Throws
   /// InvalidArgument, or EngineUnavailable when the engine cannot run `spec` (GCM: the engine must offer its GCM
-  /// building blocks, as cpu and ref do); InvalidArgument when !streamable(spec, xts_unit).
+  /// building blocks, as cpu and ref do; single-unit XTS: see streamable).
   CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params, const StreamOptions& options = {});
   ~CipherStream();  // wipes the key and buffers
   CipherStream(const CipherStream&) = delete;

@@ -86,9 +86,10 @@ def decryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: 
     return _context("decrypt", cipher, key, iv, aad, tag_len, padding, xts_unit, engine, chunk_bytes)
 
 
-def streamable(cipher: str, xts_unit: int = 0) -> bool:
-    """Whether ``cipher`` streams in bounded memory (every mode; XTS only with data units)."""
-    return _ext._streamable(cipher, xts_unit)
+def streamable(cipher: str, xts_unit: int = 0, engine: str = "auto") -> bool:
+    """Whether ``cipher`` streams in bounded memory on ``engine``: every mode; XTS without data units only on an
+    engine whose XTS kernel starts at any block (cpu)."""
+    return _ext._streamable(cipher, xts_unit, engine)
 
 
 def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: Any, aad: Any,
@@ -100,7 +101,7 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
         raise InvalidArgument("aad is only valid with GCM ciphers")
     # A GCM decryption streams only into a path (a temporary file published after the tag verifies); into a file
     # object, whose writes cannot be taken back, the whole message is decrypted and verified in memory first.
-    stream = streamable(cipher, xts_unit) and not (gcm and direction == "decrypt" and
+    stream = streamable(cipher, xts_unit, engine) and not (gcm and direction == "decrypt" and
                                                    not isinstance(dst, (str, os.PathLike)))
 
     def run(reader: BinaryIO, writer: BinaryIO) -> str:

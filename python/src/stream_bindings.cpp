@@ -92,8 +92,10 @@ void register_stream_bindings(nb::module_& m) {
       .def_prop_ro("engine_used", &PyCipherStream::engine_used);
   m.def(
       "_streamable",
-      [](std::string_view cipher, std::size_t xts_unit) { return ca::streamable(ca::CipherSpec::parse(cipher), xts_unit); },
-      nb::arg("cipher"), nb::arg("xts_unit"), "_streamable(cipher, xts_unit) -> bool");
+      [](std::string_view cipher, std::size_t xts_unit, const std::string& engine) {
+        return ca::streamable(ca::CipherSpec::parse(cipher), xts_unit, engine);
+      },
+      nb::arg("cipher"), nb::arg("xts_unit"), nb::arg("engine"), "_streamable(cipher, xts_unit, engine) -> bool");
 }
 
 }  // namespace pyca

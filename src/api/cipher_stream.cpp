@@ -15,10 +15,34 @@
 #include "cryptaccel/error.hpp"
 #include "engine/engine.hpp"
 #include "engine/gcm_split.hpp"
+#include "engine/thread_pool.hpp"
 
 namespace cryptaccel {
 
-bool streamable(const CipherSpec& spec, std::size_t xts_unit) { return spec.mode != Mode::xts || xts_unit > 0; }
+namespace {
+
+/// The engine a stream of `spec` runs its GCM or single-unit XTS on (the building blocks of engine/gcm_split.hpp and
+/// engine/xts_split.hpp); `auto` keeps such streams on the host.
+const engine::Engine& building_block_engine(std::string_view requested, const CipherSpec& spec, Direction dir,
+                                            std::size_t chunk_bytes) {
+  return engine::select_engine(requested, spec, dir, engine::Work::of(engine::WorkKind::cipher, 1, chunk_bytes));
+}
+
+}  // namespace
+
+bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine) {
+  if (spec.mode != Mode::xts || xts_unit > 0) return true;
+  // One data unit as long as the stream: only on an engine whose XTS kernel starts at any block. A 64-byte probe key
+  // with distinct halves stands for the real one (the answer depends on the engine and the cipher only).
+  std::uint8_t probe[64];
+  for (std::size_t i = 0; i < sizeof probe; ++i) probe[i] = static_cast<std::uint8_t>(i);
+  try {
+    const engine::Engine& e = building_block_engine(engine, spec, Direction::encrypt, 1 << 20);
+    return e.xts_split_key(spec.cipher, bytes_view(probe, spec.key_size())) != nullptr;
+  } catch (const EngineUnavailable&) {
+    return false;
+  }
+}
 
 struct CipherStream::State {
   CipherSpec spec;          // as given (padding applies to the last chunk only)
@@ -41,6 +65,9 @@ struct CipherStream::State {
   std::size_t tag_len = 16;
   std::unique_ptr<engine::GcmSplitKey> gcm_key;
   std::unique_ptr<engine::GcmStreamState> gcm;
+  // XTS without data units (the whole stream one data unit): the engine's kernel that starts at any block.
+  std::unique_ptr<engine::XtsSplitKey> xts_key;
+  std::uint64_t xts_block = 0;  // the next block's number in the data unit
 
   State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t chunk_bytes,
         std::size_t chunks)
@@ -55,8 +82,25 @@ struct CipherStream::State {
   /// Bytes that must stay back until finish: a padded decryption's last block (at least 1 byte of it), a GCM
   /// decryption's tag (the last tag_len bytes of the stream).
   std::size_t held_back() const {
+    if (xts_key) return 32;  // the last full block and a partial one go together (ciphertext stealing)
     if (dir != Direction::decrypt) return 0;
     return spec.mode == Mode::gcm ? tag_len : spec.pads() ? 1 : 0;
+  }
+
+  /// One XTS data unit's next `n` bytes in chunks over host threads; the chunk that ends a partial last block also
+  /// takes the full block before it.
+  void process_xts_unit(std::size_t n) {
+    std::vector<std::pair<std::size_t, std::size_t>> pieces;  // (offset, length)
+    for (std::size_t off = 0; off < n; off += chunk) pieces.emplace_back(off, std::min(chunk, n - off));
+    if (pieces.size() > 1 && n % 16 != 0 && pieces.back().second < 16) {
+      pieces[pieces.size() - 2].second += pieces.back().second;
+      pieces.pop_back();
+    }
+    engine::parallel_for(pieces.size(), threads, [&](std::size_t k) {
+      const auto [off, len] = pieces[k];
+      xts_key->crypt(dir, chain, xts_block + off / 16, in.data.data() + off, out.data.data() + off, len);
+    });
+    xts_block += n / 16;
   }
 
   /// Chunk k's IV, for a batch over in[0, n).
@@ -86,6 +130,9 @@ struct CipherStream::State {
     std::size_t produced = 0;
     if (gcm) {
       gcm->process(dir, in.data.data(), out.data.data(), n, threads, chunk);
+      produced = n;
+    } else if (xts_key) {
+      process_xts_unit(n);
       produced = n;
     } else if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
       // Serial: each chunk's IV is the previous chunk's last ciphertext block.
@@ -132,7 +179,7 @@ namespace {
 
 /// Chunk size for `spec`: whole blocks, and for XTS whole data units (at least one).
 std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t requested) {
-  const std::size_t unit = spec.mode == Mode::xts ? xts_unit : 16;
+  const std::size_t unit = spec.mode == Mode::xts && xts_unit ? xts_unit : 16;
   return std::max<std::size_t>(requested / unit, 1) * unit;
 }
 
@@ -140,8 +187,6 @@ std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t 
 
 CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params,
                            const StreamOptions& options) {
-  if (!streamable(spec, params.xts_unit))
-    throw InvalidArgument(spec.name() + " streams only with data units (xts_unit > 0)");
   const bool gcm = spec.mode == Mode::gcm;
   if (gcm ? params.iv.empty() : spec.mode != Mode::ecb && params.iv.size() != 16)
     throw InvalidArgument("invalid IV length " + std::to_string(params.iv.size()) + " for " + spec.name() +
@@ -158,13 +203,24 @@ CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherPa
   state_->threads = threads;
   if (gcm) {
     // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs.
-    const engine::Engine& e = engine::select_engine(options.engine, spec, dir,
-                                                    engine::Work::of(engine::WorkKind::cipher, 1, options.chunk_bytes));
+    const engine::Engine& e = building_block_engine(options.engine, spec, dir, options.chunk_bytes);
     state_->gcm_key = e.gcm_split_key(spec.cipher, params.key);
     if (!state_->gcm_key)
       throw EngineUnavailable("engine '" + std::string(e.name()) + "' does not stream " + spec.name() +
                               " (use cpu or ref)");
     state_->gcm = std::make_unique<engine::GcmStreamState>(*state_->gcm_key, params.iv, params.aad);
+    state_->engine_used = std::string(e.name());
+  }
+  if (spec.mode == Mode::xts && params.xts_unit == 0) {
+    // One data unit as long as the stream: through the engine's XTS kernel that starts at any block (the cpu engine).
+    const std::size_t half = params.key.size() / 2;
+    if (ct::equal(params.key.data(), params.key.data() + half, half))
+      throw InvalidArgument("XTS key halves must differ (IEEE 1619)");
+    const engine::Engine& e = building_block_engine(options.engine, spec, dir, options.chunk_bytes);
+    state_->xts_key = e.xts_split_key(spec.cipher, params.key);
+    if (!state_->xts_key)
+      throw EngineUnavailable("engine '" + std::string(e.name()) + "' does not stream " + spec.name() +
+                              " without data units (use cpu, or xts_unit > 0)");
     state_->engine_used = std::string(e.name());
   }
 }
@@ -205,6 +261,7 @@ void CipherStream::finish(const StreamSink& sink) {
     if (!good) throw AuthenticationFailed();
     return;
   }
+  if (s.xts_key && s.xts_block == 0 && s.in_len < 16) throw BadDecrypt("XTS needs at least 16 bytes of data");
   if (s.spec.pads()) {
     if (s.dir == Direction::decrypt && (s.in_len == 0 || s.in_len % 16 != 0))
       throw BadDecrypt("the ciphertext length must be a non-zero multiple of 16 bytes");

@@ -405,10 +405,10 @@ void run(const EncOptions& opt, const char* command) {
   // A GCM decryption streams only into a file: its plaintext is unverified until the end, and the temporary file is
   // published only after the tag checks. To stdout the whole message is decrypted and verified in memory first.
   const bool unverified_to_stdout = gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path);
-  if (streamable(spec, params.xts_unit) && !unverified_to_stdout) {
+  if (streamable(spec, params.xts_unit, opt.engine) && !unverified_to_stdout) {
     engine_used = run_streaming(spec, opt, params, input, output, header);
   } else {
-    // Single-unit XTS, and GCM decryption to stdout: the whole input in memory.
+    // Single-unit XTS on an engine that cannot stream it, and GCM decryption to stdout: the whole input in memory.
     bytes data = read_rest(input);
     const WipeOnExit wipe_data{data};
     bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, data, opt.engine, &engine_used)
