@@ -5,12 +5,13 @@
 # /usr/bin/time. Writes raw.txt (every run) and summary.txt (medians, ratios) into OUT_DIR.
 #   bench/enc_stream/run.sh CLI OUT_DIR [SIZE_MIB=1024] [RUNS=5]
 # OUTPUT=null writes every output to /dev/null instead (the tools' own speed, without the disk: cryptaccel's
-# temporary file, fsync and rename are then skipped too, as for any device).
+# temporary file, fsync and rename are then skipped too, as for any device); OUTPUT=tmpfs writes to a file in
+# /dev/shm (cryptaccel's temporary file and rename included, its fsync a no-op there).
 set -euo pipefail
 cli=$(realpath "$1"); out_dir=$2; size_mib=${3:-1024}; runs=${4:-5}
 mkdir -p "$out_dir"
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/enc-stream.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "/dev/shm/enc-stream-out.$$"' EXIT
 K16=000102030405060708090a0b0c0d0e0f; K32=$K16$K16; K64=${K32}f0e1d2c3b4a5968778695a4b3c2d1e0f0f1e2d3c4b5a69788796a5b4c3d2e1f0; IV=0f0e0d0c0b0a09080706050403020100; N12=0f0e0d0c0b0a090807060504
 head -c $((size_mib << 20)) /dev/urandom >"$work/in"
 openssl enc -aes-128-cbc -K $K16 -iv $IV -in "$work/in" -out "$work/in.cbc"
@@ -19,6 +20,7 @@ recipient=$(age-keygen -y "$work/age.key")
 cat "$work/in" "$work/in.cbc" >/dev/null  # into the page cache
 dest=$work/out
 [ "${OUTPUT:-file}" = null ] && dest=/dev/null
+[ "${OUTPUT:-file}" = tmpfs ] && dest=/dev/shm/enc-stream-out.$$  # a file in memory: the disk's noise left out
 
 declare -A cmd=(
   [cryptaccel-aes-128-ctr]="$cli enc -aes-128-ctr --engine cpu -K $K16 -iv $IV -in $work/in -out $dest"
@@ -40,7 +42,7 @@ order=(cryptaccel-aes-128-ctr openssl-aes-128-ctr cryptaccel-aes-256-xts openssl
 } >"$out_dir/raw.txt"
 for ((r = 1; r <= runs; r++)); do
   for name in "${order[@]}"; do
-    rm -f "$work/out"; sync
+    rm -f "$work/out" "/dev/shm/enc-stream-out.$$"; sync
     # shellcheck disable=SC2086  # the command line is split into words on purpose
     /usr/bin/time -f "$name run=$r wall=%e user=%U sys=%S maxrss_kb=%M" -a -o "$out_dir/raw.txt" ${cmd[$name]} >/dev/null
   done

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "async_writer.hpp"
 #include "atomic_output.hpp"
 #include "commands.hpp"
 #include "dash_option.hpp"
@@ -286,11 +287,13 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   CipherStream stream(spec, opt.dir, params, so);
   const StopOnSignal stop_on_signal;
   output.begin();
+  // A writer thread writes one batch's output while the next is computed (at most two batches queued).
+  AsyncWriter writer([&](bytes_view piece) { output.write(piece); }, 2 * so.chunk_bytes * so.chunks_per_batch);
   // Encrypting with -a: everything written, the header included, goes through the base64 encoder.
   std::optional<Base64Sink> base64;
   if (opt.base64 && opt.dir == Direction::encrypt)
-    base64.emplace([&](bytes_view text) { output.write(text); }, opt.base64_one_line);
-  const StreamSink sink = [&](bytes_view piece) { base64 ? base64->write(piece) : output.write(piece); };
+    base64.emplace([&](bytes_view text) { writer.write(text); }, opt.base64_one_line);
+  const StreamSink sink = [&](bytes_view piece) { base64 ? base64->write(piece) : writer.write(piece); };
   sink(header);  // the password mode's "Salted__" || salt, or nothing
   bytes buffer(so.chunk_bytes);
   const WipeOnExit wipe_buffer{buffer};  // plaintext when encrypting
@@ -301,6 +304,7 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   }
   stream.finish(sink);
   if (base64) base64->finish();
+  writer.finish();
   StopOnSignal::throw_if_requested();
   output.finish();
   return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();
