@@ -1,16 +1,13 @@
 // `cryptaccel enc` / `cryptaccel dec`: openssl-enc-compatible encryption with a raw key (-K/-iv) or a password
 // (-pass, -k, -kfile with -pbkdf2/-iter/-md, the "Salted__" header: enc_password.hpp), streamed in bounded memory,
 // with GCM (--aad, --taglen) and XTS (--xts-unit, --xts-sector) extensions. The library does the cryptography.
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <new>
 #include <optional>
 #include <stdexcept>
@@ -222,39 +219,6 @@ std::string byte_count(std::size_t n) {
 
 bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
 
-/// Reads all of a file ("" or "-": stdin) into memory.
-bytes read_all(const std::string& path) {
-  struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, FileCloser> owned;
-  std::FILE* f = stdin;
-  if (!is_stdio(path)) {
-    owned.reset(std::fopen(path.c_str(), "rb"));
-    if (!owned) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
-    f = owned.get();
-  }
-  const std::string name = is_stdio(path) ? std::string("stdin") : "'" + path + "'";
-
-  bytes data;
-  struct stat st {};
-  if (::fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    data.reserve(static_cast<std::size_t>(st.st_size) + 1);  // +1: the first read then also sees end of file
-  }
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  for (;;) {
-    const std::size_t old_size = data.size();
-    data.resize(std::max(old_size + kChunk, data.capacity()));
-    const std::size_t want = data.size() - old_size;
-    const std::size_t got = std::fread(data.data() + old_size, 1, want, f);
-    data.resize(old_size + got);
-    if (got < want) {
-      if (std::ferror(f)) throw std::runtime_error("cannot read " + name + ": " + std::strerror(errno));
-      return data;
-    }
-  }
-}
-
 /// Wipes a key buffer when the command ends, however it ends.
 struct WipeOnExit {
   bytes& data;
@@ -404,7 +368,11 @@ void run(const EncOptions& opt, const char* command) {
   params.xts_unit = opt.xts_unit.value_or(0);
 
   std::string engine_used;
-  const bytes aad = opt.aad_path ? read_all(*opt.aad_path) : bytes{};
+  bytes aad;
+  if (opt.aad_path) {
+    StreamInput aad_input(*opt.aad_path);
+    aad = read_rest(aad_input);
+  }
   params.aad = aad;
   // A GCM decryption streams only into a file: its plaintext is unverified until the end, and the temporary file is
   // published only after the tag checks. To stdout the whole message is decrypted and verified in memory first.
