@@ -55,9 +55,10 @@ struct CipherStream::State {
   std::size_t threads;
   std::size_t chunk;        // bytes per job: whole blocks (XTS: whole data units)
   std::size_t batch;        // bytes per batch: chunk x chunks per batch
-  SecretBuffer in;          // collected input, batch + 16 bytes of room
+  SecretBuffer in;          // collected input: a batch + 32 bytes (what held_back() keeps, at most a GCM tag or two
+                            // XTS blocks)
   std::size_t in_len = 0;
-  SecretBuffer out;         // one batch's output (+ a block of padding)
+  SecretBuffer out;         // one batch's output, or the last piece's (a batch + 32 bytes, padding included)
   std::string engine_used;
   std::uint64_t bytes_in = 0;
   bool finished = false;
@@ -69,9 +70,9 @@ struct CipherStream::State {
   std::unique_ptr<engine::XtsSplitKey> xts_key;
   std::uint64_t xts_block = 0;  // the next block's number in the data unit
 
-  State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t chunk_bytes,
-        std::size_t chunks)
-      : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(o.threads),
+  State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t host_threads,
+        std::size_t chunk_bytes, std::size_t chunks)
+      : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(host_threads),
         chunk(chunk_bytes), batch(chunk_bytes * chunks), in(chunk_bytes * chunks + 32), out(chunk_bytes * chunks + 32),
         tag_len(p.tag_len) {
     unpadded.padding = false;
@@ -193,14 +194,13 @@ CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherPa
                           (gcm ? " (expected a non-empty nonce)" : " (expected 16 bytes)"));
   if (gcm && (params.tag_len < 4 || params.tag_len > 16))
     throw InvalidArgument("invalid GCM tag length " + std::to_string(params.tag_len) + " (expected 4..16 bytes)");
-  const std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
-  state_ = std::make_unique<State>(spec, dir, params, options, chunk_for(spec, params.xts_unit, options.chunk_bytes),
-                                   chunks);
   if (params.key.size() != spec.key_size())
     throw InvalidArgument("invalid key length " + std::to_string(params.key.size()) + " for " + spec.name() +
                           " (expected " + std::to_string(spec.key_size()) + " bytes)");
-  state_->threads = threads;
+  const std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
+  state_ = std::make_unique<State>(spec, dir, params, options, threads,
+                                   chunk_for(spec, params.xts_unit, options.chunk_bytes), chunks);
   if (gcm) {
     // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs.
     const engine::Engine& e = building_block_engine(options.engine, spec, dir, options.chunk_bytes);
