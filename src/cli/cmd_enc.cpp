@@ -29,6 +29,7 @@
 #include "base64_stream.hpp"
 #include "enc_password.hpp"
 #include "hex.hpp"
+#include "password_source.hpp"
 #include "stream_input.hpp"
 
 namespace cryptaccel::cli {
@@ -346,7 +347,7 @@ void run(const EncOptions& opt, const char* command) {
   bytes header;
   if (with_password) {
     const PasswordKdf kdf = password_kdf(opt.password, command);
-    std::string password = read_password(*opt.password.source);
+    std::string password = read_password(*opt.password.source, "-pass");
     bool write_header = false;
     const bytes salt = opt.dir == Direction::encrypt ? encryption_salt(opt.password, write_header, command)
                                                      : decryption_salt(opt.password, input, command);

@@ -1,65 +1,14 @@
 #include "enc_password.hpp"
 
 #include <openssl/rand.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 #include "cryptaccel/error.hpp"
 #include "hex.hpp"
 
 namespace cryptaccel::cli {
-namespace {
-
-/// The first line of a descriptor, read a byte at a time so that nothing after it is consumed (stdin may carry the
-/// data to encrypt after the password line).
-std::string first_line_of_fd(int fd, const std::string& what) {
-  std::string line;
-  for (char c;;) {
-    const ssize_t n = ::read(fd, &c, 1);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw InvalidArgument("cannot read the password from " + what + ": " + std::strerror(errno));
-    if (n == 0 || c == '\n') break;
-    line += c;
-  }
-  if (!line.empty() && line.back() == '\r') line.pop_back();
-  return line;
-}
-
-}  // namespace
-
-std::string read_password(const std::string& source) {
-  const auto colon = source.find(':');
-  const std::string kind = source.substr(0, colon), rest = colon == std::string::npos ? "" : source.substr(colon + 1);
-  if (source == "stdin") return first_line_of_fd(0, "stdin");
-  if (colon == std::string::npos)
-    throw InvalidArgument("invalid password source '" + source + "' (use pass:, env:, file:, fd: or stdin)");
-  if (kind == "pass") return rest;
-  if (kind == "env") {
-    const char* value = std::getenv(rest.c_str());
-    if (!value) throw InvalidArgument("the environment variable " + rest + " is not set");
-    return value;
-  }
-  if (kind == "file") {
-    std::ifstream f(rest);
-    if (!f) throw InvalidArgument("cannot read the password file '" + rest + "': " + std::strerror(errno));
-    std::string line;
-    std::getline(f, line);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return line;
-  }
-  if (kind == "fd") {
-    char* end = nullptr;
-    const long fd = std::strtol(rest.c_str(), &end, 10);
-    if (rest.empty() || *end || fd < 0) throw InvalidArgument("invalid descriptor in '" + source + "'");
-    return first_line_of_fd(static_cast<int>(fd), "descriptor " + rest);
-  }
-  throw InvalidArgument("invalid password source '" + source + "' (use pass:, env:, file:, fd: or stdin)");
-}
 
 namespace {
 

@@ -1,6 +1,6 @@
-// `cryptaccel enc`'s password mode, as `openssl enc` has it: where the password comes from (-pass pass:|env:|file:|
-// fd:|stdin, -k, -kfile), the salt (random, -S HEX, -nosalt, or read from the "Salted__" header), and the -p / -P
-// printout. The derivation itself is the library's (cryptaccel/password.hpp).
+// `cryptaccel enc`'s password mode, as `openssl enc` has it: the salt (random, -S HEX, -nosalt, or read from the
+// "Salted__" header) and the -p / -P printout. The password itself comes from password_source.hpp (-pass, and -k /
+// -kfile as pass: / file:), the derivation from the library (cryptaccel/password.hpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -22,9 +22,6 @@ struct PasswordOptions {
   bool print = false;                 ///< -p: print salt, key and IV, then go on
   bool print_only = false;            ///< -P: print them and stop
 };
-
-/// Reads the password that a -pass argument names. Errors are InvalidArgument, one line.
-std::string read_password(const std::string& source);
 
 /// The salt of an encryption: none (-nosalt), -S's (shorter hex is zero-padded and longer truncated, each with
 /// openssl's warning), or 8 random bytes; `header` is set when the salt must open the output ("Salted__" || salt:

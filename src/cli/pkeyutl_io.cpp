@@ -1,20 +1,18 @@
-// `cryptaccel pkeyutl`: inputs, passwords and keys (see the header). Keys are parsed by the library (OpenSSL).
+// `cryptaccel pkeyutl`: inputs and keys (see the header). Keys are parsed by the library (OpenSSL).
 #include "pkeyutl_io.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string_view>
 
 #include "cryptaccel/error.hpp"
+#include "password_source.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
 namespace {
@@ -44,13 +42,6 @@ bytes read_stream(std::FILE* f, const std::string& name) {
   }
 }
 
-/// The first line of `data` without its line end (as openssl reads file: and fd: passwords).
-std::string first_line(const bytes& data) {
-  std::string s(data.begin(), data.end());
-  if (const auto nl = s.find_first_of("\r\n"); nl != std::string::npos) s.resize(nl);
-  return s;
-}
-
 std::string_view as_text(const bytes& data) { return {reinterpret_cast<const char*>(data.data()), data.size()}; }
 
 bool looks_like_pem(const bytes& data) {
@@ -75,39 +66,6 @@ bytes read_input(const std::string& path) {
   return read_stream(f.get(), "'" + path + "'");
 }
 
-std::string read_password(const std::string& spec) {
-  const std::string_view s = spec;
-  if (s.substr(0, 5) == "pass:") return std::string(s.substr(5));
-  if (s.substr(0, 4) == "env:") {
-    const std::string var(s.substr(4));
-    const char* value = std::getenv(var.c_str());
-    if (value == nullptr) throw std::runtime_error("-passin env:" + var + ": the variable is not set");
-    return value;
-  }
-  if (s.substr(0, 5) == "file:") {
-    Wiped content{read_input(std::string(s.substr(5)))};
-    return first_line(content.data);
-  }
-  if (s.substr(0, 3) == "fd:") {
-    int fd = -1;
-    const std::string_view num = s.substr(3);
-    const auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), fd);
-    if (num.empty() || ec != std::errc() || end != num.data() + num.size() || fd < 0)
-      throw InvalidArgument("-passin fd:N needs a file descriptor number");
-    const int copy = ::dup(fd);
-    std::FILE* f = copy < 0 ? nullptr : ::fdopen(copy, "rb");
-    if (f == nullptr) throw std::runtime_error("-passin fd:" + std::to_string(fd) + ": " + std::strerror(errno));
-    std::unique_ptr<std::FILE, FileCloser> owned(f);
-    Wiped content{read_stream(f, "fd " + std::to_string(fd))};
-    return first_line(content.data);
-  }
-  if (s == "stdin") {
-    Wiped content{read_stream(stdin, "stdin")};
-    return first_line(content.data);
-  }
-  throw InvalidArgument("-passin: unknown form '" + spec + "' (pass:X, env:VAR, file:PATH, fd:N or stdin)");
-}
-
 LoadedKey load_key(const std::string& path, bool pubin, const std::optional<std::string>& passin) {
   if (path.empty()) throw InvalidArgument("-inkey is required");
   Wiped file{read_input(path)};
@@ -122,7 +80,7 @@ LoadedKey load_key(const std::string& path, bool pubin, const std::optional<std:
         as_text(file.data).find("PRIVATE KEY-----") == std::string_view::npos)
       throw InvalidArgument("it holds a public key (add -pubin)");
     std::optional<std::string> password;
-    if (passin) password = read_password(*passin);
+    if (passin) password = read_password(*passin, "-passin");
     struct WipePassword {
       std::optional<std::string>& p;
       ~WipePassword() {

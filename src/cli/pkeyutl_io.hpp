@@ -1,4 +1,4 @@
-// `cryptaccel pkeyutl`: reading inputs, passwords and keys.
+// `cryptaccel pkeyutl`: reading inputs and keys (passwords: password_source.hpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -10,10 +10,6 @@ namespace cryptaccel::cli::pkeyutl {
 
 /// All of a file ("" or "-": stdin). Throws std::runtime_error naming the file.
 bytes read_input(const std::string& path);
-
-/// The password named by an openssl -passin argument: pass:X, env:VAR, file:PATH (first line), fd:N (first line) or
-/// stdin (first line). Throws InvalidArgument for an unknown form, std::runtime_error when it cannot be read.
-std::string read_password(const std::string& spec);
 
 /// A key file as -inkey / -pubin read it: a private key (and its public half) unless `pubin`. PEM or DER is detected.
 /// A private key's file may be given where only the public half is needed (verify, encrypt), as in openssl.

@@ -86,7 +86,7 @@ def test_bad_input_is_one_line_and_no_file(case, tmp_path):
         expected = b"no salt header"
     elif case == "unset env":
         args[3] = "env:CA_TEST_SURELY_UNSET"
-        expected = b"CA_TEST_SURELY_UNSET is not set"
+        expected = b"-pass env:CA_TEST_SURELY_UNSET: the variable is not set"
     else:
         args += ["-K", "00" * 16]
         expected = b"mutually exclusive"
