@@ -31,13 +31,21 @@ struct StreamOptions {
   std::string_view engine = "auto";  ///< "auto" or an engine name
   /// Bytes per chunk (one job of a batch); rounded down to whole blocks (XTS: whole data units, at least one).
   std::size_t chunk_bytes = std::size_t{1} << 20;
-  /// Chunks per batch; 0: four per host thread. Peak memory is about 2 x chunk_bytes x chunks (input + output).
+  /// Chunks per batch; 0: four per host thread. update() keeps one batch (processed in place): about
+  /// chunk_bytes x chunks of memory.
   std::size_t chunks_per_batch = 0;
   std::size_t threads = 0;  ///< host threads for engines that run on CPU cores (0: all cores)
+  /// pipe(): batch buffers in flight between the reader, the engine and the writer (at least 3). Peak memory is
+  /// about pipeline_buffers x chunk_bytes x chunks.
+  std::size_t pipeline_buffers = 4;
 };
 
 /// Called with output, in order, as it is ready; the view is valid only during the call.
 using StreamSink = std::function<void(bytes_view)>;
+
+/// Reads more input into `buffer`, filling it as far as the input goes; returns the bytes read, fewer than
+/// buffer.size() only at the end of the input.
+using StreamReader = std::function<std::size_t(mutable_bytes buffer)>;
 
 /// Whether `spec` can stream on `engine`: every mode; XTS without data units (xts_unit 0) only on an engine with an
 /// XTS kernel that starts at any block (cpu, and `auto` where it picks cpu).
@@ -64,13 +72,27 @@ class CipherStream {
   /// output write it somewhere they can discard (the CLI: a temporary file renamed only after finish).
   void finish(const StreamSink& sink);
 
+  /// Runs the whole stream, from `read` to `write`, and finishes it: the fast way to encrypt a file or a pipe. The
+  /// calling thread reads each batch straight into one of pipeline_buffers reused buffers; a second thread processes
+  /// it in place on the engine while the next is read; a third writes the processed batches in order. No input byte
+  /// is copied in memory on the way. `read` runs on the calling thread, `write` on the writer thread (one call at a
+  /// time, in order). The helper threads (and the engine's host threads they start) block asynchronous signals, so
+  /// that SIGINT and SIGTERM reach the calling thread and interrupt its read. The first exception from `read`,
+  /// `write` or the engine (BadDecrypt, AuthenticationFailed at the end) stops all three and is rethrown here; what
+  /// was written before stays written, so callers that must not release a failed stream's output write it where
+  /// they can discard it (the CLI: a temporary file). The last batch's output is written only after the padding or
+  /// the GCM tag checked. Only for a stream that has had no input yet; the stream is finished afterwards.
+  void pipe(const StreamReader& read, const StreamSink& write);
+
   /// The engine that ran the batches so far ("" before the first).
   const std::string& engine_used() const;
   /// Input bytes taken so far.
   std::uint64_t bytes_in() const;
 
- private:
+  /// The stream's internals (src/api/cipher_stream_state.hpp); opaque here.
   struct State;
+
+ private:
   std::unique_ptr<State> state_;
 };
 

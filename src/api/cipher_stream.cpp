@@ -1,5 +1,7 @@
-// Streaming encryption (include/cryptaccel/stream.hpp): input collected into batches of chunks, each batch one
-// run_batch call of independent jobs, the chaining values (CTR counter, CBC IV, XTS tweak) carried from batch to batch.
+// Streaming encryption (include/cryptaccel/stream.hpp): the stream's state and update()/finish(). Input is
+// collected into batches of chunks, each batch processed in place as one run_batch call of independent jobs (or
+// through the GCM and XTS building blocks), the chaining values (CTR counter, CBC IV, XTS tweak) carried from batch
+// to batch. pipe() is in stream_pipeline.cpp.
 #include "cryptaccel/stream.hpp"
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "algo/block_modes.hpp"
+#include "api/cipher_stream_state.hpp"
 #include "api/ct.hpp"
 #include "api/job_failure.hpp"
 #include "api/secret_buffer.hpp"
@@ -44,137 +47,150 @@ bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view e
   }
 }
 
-struct CipherStream::State {
-  CipherSpec spec;          // as given (padding applies to the last chunk only)
-  CipherSpec unpadded;      // the spec of every chunk but the last
-  Direction dir;
-  SecretBuffer key;
-  std::uint8_t chain[16] = {};  // CTR: next counter block; CBC: IV of the next chunk; XTS: tweak of the next unit
-  std::size_t xts_unit;
-  std::string engine;
-  std::size_t threads;
-  std::size_t chunk;        // bytes per job: whole blocks (XTS: whole data units)
-  std::size_t batch;        // bytes per batch: chunk x chunks per batch
-  SecretBuffer in;          // collected input: a batch + 32 bytes (what held_back() keeps, at most a GCM tag or two
-                            // XTS blocks)
-  std::size_t in_len = 0;
-  SecretBuffer out;         // one batch's output, or the last piece's (a batch + 32 bytes, padding included)
-  std::string engine_used;
-  std::uint64_t bytes_in = 0;
-  bool finished = false;
-  // GCM: the engine's building blocks (counter mode, GHASH) under the key, and the running state over them.
-  std::size_t tag_len = 16;
-  std::unique_ptr<engine::GcmSplitKey> gcm_key;
-  std::unique_ptr<engine::GcmStreamState> gcm;
-  // XTS without data units (the whole stream one data unit): the engine's kernel that starts at any block.
-  std::unique_ptr<engine::XtsSplitKey> xts_key;
-  std::uint64_t xts_block = 0;  // the next block's number in the data unit
+CipherStream::State::State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o,
+                           std::size_t host_threads, std::size_t chunk_bytes, std::size_t chunks)
+    : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(host_threads),
+      chunk(chunk_bytes), batch(chunk_bytes * chunks), pipeline_buffers(std::max<std::size_t>(o.pipeline_buffers, 3)),
+      tag_len(p.tag_len) {
+  unpadded.padding = false;
+  std::copy(p.key.begin(), p.key.end(), key.data.begin());
+  if (s.mode != Mode::gcm) std::copy(p.iv.begin(), p.iv.end(), chain);  // 16 bytes (checked); GCM keeps its own
+}
 
-  State(const CipherSpec& s, Direction d, const CipherParams& p, const StreamOptions& o, std::size_t host_threads,
-        std::size_t chunk_bytes, std::size_t chunks)
-      : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(host_threads),
-        chunk(chunk_bytes), batch(chunk_bytes * chunks), in(chunk_bytes * chunks + 32), out(chunk_bytes * chunks + 32),
-        tag_len(p.tag_len) {
-    unpadded.padding = false;
-    std::copy(p.key.begin(), p.key.end(), key.data.begin());
-    if (s.mode != Mode::gcm) std::copy(p.iv.begin(), p.iv.end(), chain);  // 16 bytes (checked); GCM keeps its own
+std::size_t CipherStream::State::held_back() const {
+  if (xts_key) return 32;  // the last full block and a partial one go together (ciphertext stealing)
+  if (dir != Direction::decrypt) return 0;
+  return spec.mode == Mode::gcm ? tag_len : spec.pads() ? 1 : 0;
+}
+
+std::size_t CipherStream::State::granule() const { return spec.mode == Mode::xts && xts_unit ? xts_unit : 16; }
+
+/// One XTS data unit's next `n` bytes in chunks over host threads; the chunk that ends a partial last block also
+/// takes the full block before it.
+void CipherStream::State::crypt_xts_unit(const std::uint8_t* src, std::uint8_t* dst, std::size_t n) {
+  std::vector<std::pair<std::size_t, std::size_t>> pieces;  // (offset, length)
+  for (std::size_t off = 0; off < n; off += chunk) pieces.emplace_back(off, std::min(chunk, n - off));
+  if (pieces.size() > 1 && n % 16 != 0 && pieces.back().second < 16) {
+    pieces[pieces.size() - 2].second += pieces.back().second;
+    pieces.pop_back();
   }
+  engine::parallel_for(pieces.size(), threads, [&](std::size_t k) {
+    const auto [off, len] = pieces[k];
+    xts_key->crypt(dir, chain, xts_block + off / 16, src + off, dst + off, len);
+  });
+  xts_block += n / 16;
+}
 
-  /// Bytes that must stay back until finish: a padded decryption's last block (at least 1 byte of it), a GCM
-  /// decryption's tag (the last tag_len bytes of the stream).
-  std::size_t held_back() const {
-    if (xts_key) return 32;  // the last full block and a partial one go together (ciphertext stealing)
-    if (dir != Direction::decrypt) return 0;
-    return spec.mode == Mode::gcm ? tag_len : spec.pads() ? 1 : 0;
+/// The IV of the chunk at `offset` of a batch that starts at `src`.
+void CipherStream::State::chunk_iv(const std::uint8_t* src, std::size_t offset, std::uint8_t iv[16]) const {
+  std::memcpy(iv, chain, 16);
+  switch (spec.mode) {
+    case Mode::ctr: algo::ctr128_add(iv, offset / 16); break;
+    case Mode::xts: algo::le128_add(iv, offset / xts_unit); break;
+    case Mode::cbc:
+      if (offset > 0) std::memcpy(iv, src + offset - 16, 16);  // decryption: the ciphertext before it
+      break;
+    default: break;
   }
+}
 
-  /// One XTS data unit's next `n` bytes in chunks over host threads; the chunk that ends a partial last block also
-  /// takes the full block before it.
-  void process_xts_unit(std::size_t n) {
-    std::vector<std::pair<std::size_t, std::size_t>> pieces;  // (offset, length)
-    for (std::size_t off = 0; off < n; off += chunk) pieces.emplace_back(off, std::min(chunk, n - off));
-    if (pieces.size() > 1 && n % 16 != 0 && pieces.back().second < 16) {
-      pieces[pieces.size() - 2].second += pieces.back().second;
-      pieces.pop_back();
+/// Runs `jobs` on the engine and throws on the first failure.
+void CipherStream::State::run(const CipherSpec& s, std::span<CipherJob> jobs) {
+  const BatchReport report = run_batch(s, dir, jobs, BatchOptions{engine, xts_unit, threads});
+  engine_used = report.engine;
+  for (const CipherJob& j : jobs) throw_on_failure(j);
+}
+
+std::size_t CipherStream::State::crypt(const std::uint8_t* src, std::uint8_t* dst, std::size_t n,
+                                       const CipherSpec& s) {
+  if (n == 0 && !s.pads()) return 0;  // nothing to do (an empty padded piece still makes a block of padding)
+  if (gcm) {
+    gcm->process(dir, src, dst, n, threads, chunk);
+    return n;
+  }
+  if (xts_key) {
+    crypt_xts_unit(src, dst, n);
+    return n;
+  }
+  std::size_t produced = 0;
+  const std::size_t capacity = n + (s.pads() ? kGrowth : 0);
+  if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
+    // Serial: each chunk's IV is the previous chunk's last ciphertext block.
+    for (std::size_t offset = 0; offset < n || (offset == 0 && n == 0); offset += chunk) {
+      const std::size_t len = std::min(chunk, n - offset);
+      CipherJob job{key.data, bytes_view(chain, 16), bytes_view(src + offset, len),
+                    mutable_bytes(dst + produced, capacity - produced)};
+      run(offset + len == n ? s : unpadded, {&job, 1});
+      produced += job.out_len;
+      if (job.out_len >= 16) std::memcpy(chain, dst + produced - 16, 16);
+      if (n == 0) break;
     }
-    engine::parallel_for(pieces.size(), threads, [&](std::size_t k) {
-      const auto [off, len] = pieces[k];
-      xts_key->crypt(dir, chain, xts_block + off / 16, in.data.data() + off, out.data.data() + off, len);
-    });
-    xts_block += n / 16;
+    return produced;
   }
+  // Every chunk's IV, and the next batch's chaining value, before any output overwrites the input (in place).
+  std::vector<CipherJob> jobs;
+  std::vector<std::uint8_t> ivs((n / chunk + 1) * 16);
+  std::uint8_t next_chain[16];
+  std::memcpy(next_chain, chain, 16);
+  switch (spec.mode) {
+    case Mode::ctr: algo::ctr128_add(next_chain, n / 16); break;
+    case Mode::xts: algo::le128_add(next_chain, n / xts_unit); break;
+    case Mode::cbc:
+      if (n >= 16) std::memcpy(next_chain, src + n - 16, 16);
+      break;
+    default: break;
+  }
+  for (std::size_t offset = 0, k = 0; offset < n || (offset == 0 && n == 0); offset += chunk, ++k) {
+    const std::size_t len = std::min(chunk, n - offset);
+    chunk_iv(src, offset, ivs.data() + 16 * k);
+    jobs.push_back(CipherJob{key.data, spec.mode == Mode::ecb ? bytes_view{} : bytes_view(ivs.data() + 16 * k, 16),
+                             bytes_view(src + offset, len),
+                             mutable_bytes(dst + offset, offset + len == n ? capacity - offset : len)});
+    if (n == 0) break;
+  }
+  // Only the last job may carry padding: the others run with the unpadded spec.
+  if (s.pads() && jobs.size() > 1) run(unpadded, std::span<CipherJob>(jobs).first(jobs.size() - 1));
+  run(s, s.pads() ? std::span<CipherJob>(jobs).last(1) : std::span<CipherJob>(jobs));
+  std::memcpy(chain, next_chain, 16);
+  return n - jobs.back().in.size() + jobs.back().out_len;
+}
 
-  /// Chunk k's IV, for a batch over in[0, n).
-  void chunk_iv(std::size_t offset, std::uint8_t iv[16]) const {
-    std::memcpy(iv, chain, 16);
-    switch (spec.mode) {
-      case Mode::ctr: algo::ctr128_add(iv, offset / 16); break;
-      case Mode::xts: algo::le128_add(iv, offset / xts_unit); break;
-      case Mode::cbc:
-        if (offset > 0) std::memcpy(iv, in.data.data() + offset - 16, 16);  // decryption: the ciphertext before it
-        break;
-      default: break;
+std::size_t CipherStream::State::crypt_last(const std::uint8_t* src, std::uint8_t* dst, std::size_t n) {
+  if (gcm) {
+    std::uint8_t tag[16];
+    if (dir == Direction::encrypt) {
+      crypt(src, dst, n, spec);
+      gcm->tag(dst + n, tag_len);
+      return n + tag_len;
     }
-  }
-
-  /// Runs `jobs` on the engine and throws on the first failure.
-  void run(const CipherSpec& s, std::span<CipherJob> jobs) {
-    const BatchReport report = run_batch(s, dir, jobs, BatchOptions{engine, xts_unit, threads});
-    engine_used = report.engine;
-    for (const CipherJob& j : jobs) throw_on_failure(j);
-  }
-
-  /// Encrypts or decrypts in[0, n) (with `s`: the last piece of a stream may be padded), hands the output to the
-  /// sink, moves the chaining value on and drops those bytes from `in`.
-  void process(std::size_t n, const CipherSpec& s, const StreamSink& sink) {
-    if (n == 0 && !s.pads()) return;  // nothing to do (an empty padded piece still makes a block of padding)
-    std::size_t produced = 0;
-    if (gcm) {
-      gcm->process(dir, in.data.data(), out.data.data(), n, threads, chunk);
-      produced = n;
-    } else if (xts_key) {
-      process_xts_unit(n);
-      produced = n;
-    } else if (spec.mode == Mode::cbc && dir == Direction::encrypt) {
-      // Serial: each chunk's IV is the previous chunk's last ciphertext block.
-      for (std::size_t offset = 0; offset < n || (offset == 0 && n == 0); offset += chunk) {
-        const std::size_t len = std::min(chunk, n - offset);
-        CipherJob job{key.data, bytes_view(chain, 16), bytes_view(in.data.data() + offset, len),
-                      mutable_bytes(out.data.data() + produced, out.data.size() - produced)};
-        run(offset + len == n ? s : unpadded, {&job, 1});
-        produced += job.out_len;
-        if (job.out_len >= 16) std::memcpy(chain, out.data.data() + produced - 16, 16);
-        if (n == 0) break;
-      }
-    } else {
-      std::vector<CipherJob> jobs;
-      std::vector<std::uint8_t> ivs((n / chunk + 1) * 16);
-      for (std::size_t offset = 0, k = 0; offset < n || (offset == 0 && n == 0); offset += chunk, ++k) {
-        const std::size_t len = std::min(chunk, n - offset);
-        chunk_iv(offset, ivs.data() + 16 * k);
-        jobs.push_back(CipherJob{key.data, spec.mode == Mode::ecb ? bytes_view{} : bytes_view(ivs.data() + 16 * k, 16),
-                                 bytes_view(in.data.data() + offset, len),
-                                 mutable_bytes(out.data.data() + offset, len + (offset + len == n ? 16 : 0))});
-        if (n == 0) break;
-      }
-      // Only the last job may carry padding: the others run with the unpadded spec.
-      if (s.pads() && jobs.size() > 1) run(unpadded, std::span<CipherJob>(jobs).first(jobs.size() - 1));
-      run(s, s.pads() ? std::span<CipherJob>(jobs).last(1) : std::span<CipherJob>(jobs));
-      produced = n - jobs.back().in.size() + jobs.back().out_len;
-      switch (spec.mode) {
-        case Mode::ctr: algo::ctr128_add(chain, n / 16); break;
-        case Mode::xts: algo::le128_add(chain, n / xts_unit); break;
-        case Mode::cbc:
-          if (n >= 16) std::memcpy(chain, in.data.data() + n - 16, 16);
-          break;
-        default: break;
-      }
+    if (n < tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
+    const std::size_t len = n - tag_len;
+    std::memcpy(tag, src + len, tag_len);  // before the output (in place: the same bytes) can reach it
+    crypt(src, dst, len, spec);
+    std::uint8_t computed[16];
+    gcm->tag(computed, tag_len);
+    const bool good = ct::equal(computed, tag, tag_len);
+    secure_wipe(computed, sizeof computed);
+    if (!good) {
+      secure_wipe(dst, len);
+      throw AuthenticationFailed();
     }
-    if (produced) sink(bytes_view(out.data.data(), produced));
-    std::memmove(in.data.data(), in.data.data() + n, in_len - n);
-    in_len -= n;
+    return len;
   }
-};
+  if (xts_key && xts_block == 0 && n < 16) throw BadDecrypt("XTS needs at least 16 bytes of data");
+  if (!spec.pads()) return crypt(src, dst, n, spec);
+  if (dir == Direction::decrypt && (n == 0 || n % 16 != 0))
+    throw BadDecrypt("the ciphertext length must be a non-zero multiple of 16 bytes");
+  // Whole chunks first, then the last piece (1..chunk bytes; 0 when encrypting an empty stream) padded.
+  const std::size_t head = n == 0 ? 0 : (n - 1) / chunk * chunk;
+  const std::size_t produced = crypt(src, dst, head, unpadded);
+  try {
+    return produced + crypt(src + head, dst + head, n - head, spec);
+  } catch (...) {
+    secure_wipe(dst, n);  // the head's output and whatever the failed last piece left
+    throw;
+  }
+}
 
 namespace {
 
@@ -230,14 +246,20 @@ CipherStream::~CipherStream() = default;
 void CipherStream::update(bytes_view in, const StreamSink& sink) {
   State& s = *state_;
   if (s.finished) throw InvalidArgument("stream already finished");
+  if (!s.in) s.in = std::make_unique<SecretBuffer>(s.batch + State::kMaxCarry + State::kGrowth);
+  std::uint8_t* const buffer = s.in->data.data();
   const std::size_t threshold = s.batch + s.held_back();
   while (!in.empty()) {
-    const std::size_t take = std::min(in.size(), s.in.data.size() - s.in_len);
-    std::memcpy(s.in.data.data() + s.in_len, in.data(), take);
+    const std::size_t take = std::min(in.size(), s.batch + State::kMaxCarry - s.in_len);
+    std::memcpy(buffer + s.in_len, in.data(), take);
     s.in_len += take;
     s.bytes_in += take;
     in = in.subspan(take);
-    while (s.in_len >= threshold) s.process(s.batch, s.unpadded, sink);
+    while (s.in_len >= threshold) {
+      sink(bytes_view(buffer, s.crypt(buffer, buffer, s.batch)));
+      std::memmove(buffer, buffer + s.batch, s.in_len - s.batch);
+      s.in_len -= s.batch;
+    }
   }
 }
 
@@ -245,31 +267,11 @@ void CipherStream::finish(const StreamSink& sink) {
   State& s = *state_;
   if (s.finished) throw InvalidArgument("stream already finished");
   s.finished = true;
-  if (s.gcm) {
-    std::uint8_t tag[16];
-    if (s.dir == Direction::encrypt) {
-      s.process(s.in_len, s.spec, sink);
-      s.gcm->tag(tag, s.tag_len);
-      sink(bytes_view(tag, s.tag_len));
-      return;
-    }
-    if (s.in_len < s.tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
-    s.process(s.in_len - s.tag_len, s.spec, sink);
-    s.gcm->tag(tag, s.tag_len);
-    const bool good = ct::equal(tag, s.in.data.data(), s.tag_len);
-    secure_wipe(tag, sizeof tag);
-    if (!good) throw AuthenticationFailed();
-    return;
-  }
-  if (s.xts_key && s.xts_block == 0 && s.in_len < 16) throw BadDecrypt("XTS needs at least 16 bytes of data");
-  if (s.spec.pads()) {
-    if (s.dir == Direction::decrypt && (s.in_len == 0 || s.in_len % 16 != 0))
-      throw BadDecrypt("the ciphertext length must be a non-zero multiple of 16 bytes");
-    // Whole chunks first, then the last piece (1..chunk bytes; 0 when encrypting an empty stream) padded.
-    const std::size_t head = s.in_len == 0 ? 0 : (s.in_len - 1) / s.chunk * s.chunk;
-    if (head) s.process(head, s.unpadded, sink);
-  }
-  s.process(s.in_len, s.spec, sink);
+  if (!s.in) s.in = std::make_unique<SecretBuffer>(State::kMaxCarry + State::kGrowth);
+  std::uint8_t* const buffer = s.in->data.data();
+  const std::size_t produced = s.crypt_last(buffer, buffer, s.in_len);
+  s.in_len = 0;
+  if (produced) sink(bytes_view(buffer, produced));
 }
 
 const std::string& CipherStream::engine_used() const { return state_->engine_used; }

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <optional>
@@ -16,7 +17,6 @@
 #include <thread>
 #include <vector>
 
-#include "async_writer.hpp"
 #include "atomic_output.hpp"
 #include "commands.hpp"
 #include "dash_option.hpp"
@@ -238,38 +238,41 @@ bytes read_rest(ByteSource& input) {
   }
 }
 
-/// Encrypts or decrypts the rest of `input` to `output` (after `header`) in bounded memory (CipherStream: batches of
-/// 1 MiB chunks spread over the engine's cores), the output published only when the whole stream succeeded; returns
-/// the engine used.
+/// Stream tuning for the CLI: chunks of `CRYPTACCEL_ENC_CHUNK_KIB` KiB (default 1024), `CRYPTACCEL_ENC_CHUNKS`
+/// chunks per batch (default two per core, at most 16) and `CRYPTACCEL_ENC_BUFFERS` batch buffers in flight
+/// (default 4): for measuring other shapes without rebuilding.
+StreamOptions stream_options(const std::string& engine) {
+  const auto env_number = [](const char* name, std::size_t fallback) -> std::size_t {
+    const char* text = std::getenv(name);
+    return text && *text ? static_cast<std::size_t>(parse_number(text, name)) : fallback;
+  };
+  StreamOptions so;
+  so.engine = engine;
+  so.chunk_bytes = std::max<std::size_t>(env_number("CRYPTACCEL_ENC_CHUNK_KIB", 1024), 1) << 10;
+  so.chunks_per_batch =
+      env_number("CRYPTACCEL_ENC_CHUNKS", std::min<std::size_t>(2 * std::max(1u, std::thread::hardware_concurrency()), 16));
+  so.pipeline_buffers = env_number("CRYPTACCEL_ENC_BUFFERS", 4);
+  return so;
+}
+
+/// Encrypts or decrypts the rest of `input` to `output` (after `header`) in bounded memory: CipherStream::pipe reads,
+/// processes (batches of chunks spread over the engine's cores) and writes on three threads. The output is published
+/// only when the whole stream succeeded; returns the engine used.
 std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params,
                           ByteSource& input, AtomicOutput& output, bytes_view header) {
   // In place (-in F -out F) works: the output goes to a temporary file that replaces F only when complete, and the
   // input is read through its own open descriptor until then.
-  StreamOptions so;
-  so.engine = opt.engine;
-  so.chunk_bytes = std::size_t{1} << 20;
-  so.chunks_per_batch = std::min<std::size_t>(4 * std::max(1u, std::thread::hardware_concurrency()), 16);
-  CipherStream stream(spec, opt.dir, params, so);
+  CipherStream stream(spec, opt.dir, params, stream_options(opt.engine));
   const StopOnSignal stop_on_signal;
   output.begin();
-  // A writer thread writes one batch's output while the next is computed (at most two batches queued).
-  AsyncWriter writer([&](bytes_view piece) { output.write(piece); }, 2 * so.chunk_bytes * so.chunks_per_batch);
   // Encrypting with -a: everything written, the header included, goes through the base64 encoder.
   std::optional<Base64Sink> base64;
   if (opt.base64 && opt.dir == Direction::encrypt)
-    base64.emplace([&](bytes_view text) { writer.write(text); }, opt.base64_one_line);
-  const StreamSink sink = [&](bytes_view piece) { base64 ? base64->write(piece) : writer.write(piece); };
-  sink(header);  // the password mode's "Salted__" || salt, or nothing
-  bytes buffer(so.chunk_bytes);
-  const WipeOnExit wipe_buffer{buffer};  // plaintext when encrypting
-  for (;;) {
-    const std::size_t got = input.read(buffer);
-    stream.update(bytes_view(buffer.data(), got), sink);
-    if (got < buffer.size()) break;
-  }
-  stream.finish(sink);
+    base64.emplace([&](bytes_view text) { output.write(text); }, opt.base64_one_line);
+  const StreamSink write = [&](bytes_view piece) { base64 ? base64->write(piece) : output.write(piece); };
+  write(header);  // the password mode's "Salted__" || salt, or nothing
+  stream.pipe([&](mutable_bytes buffer) { return input.read(buffer); }, write);
   if (base64) base64->finish();
-  writer.finish();
   StopOnSignal::throw_if_requested();
   output.finish();
   return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,21 @@ bytes run_stream(CipherStream& stream, bytes_view data, std::mt19937_64& rng, st
     at += n;
   }
   stream.finish(sink);
+  return out;
+}
+
+/// Runs a whole stream through pipe(): `data` read in batch-sized reads (the last one short), the output collected.
+bytes run_pipe(CipherStream& stream, bytes_view data) {
+  bytes out;
+  std::size_t at = 0;
+  stream.pipe(
+      [&](mutable_bytes buffer) {
+        const std::size_t n = std::min(buffer.size(), data.size() - at);
+        std::copy_n(data.begin() + at, n, buffer.begin());
+        at += n;
+        return n;
+      },
+      [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); });
   return out;
 }
 
@@ -110,11 +126,20 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
     EXPECT_EQ(enc.bytes_in(), len);
     CipherStream dec(spec, Direction::decrypt, p, o);
     ASSERT_EQ(test::to_hex(run_stream(dec, expected, rng, max_piece)), test::to_hex(plain));
+    // The same through pipe(), with 3..5 buffers in flight.
+    o.pipeline_buffers = 3 + rng() % 3;
+    CipherStream pipe_enc(spec, Direction::encrypt, p, o);
+    ASSERT_EQ(test::to_hex(run_pipe(pipe_enc, plain)), test::to_hex(expected)) << "pipe";
+    EXPECT_EQ(pipe_enc.bytes_in(), len);
+    CipherStream pipe_dec(spec, Direction::decrypt, p, o);
+    ASSERT_EQ(test::to_hex(run_pipe(pipe_dec, expected)), test::to_hex(plain)) << "pipe";
     if (gcm) {  // any flipped bit, tag included, fails at finish
       bytes forged = expected;
       forged[rng() % forged.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
       CipherStream bad(spec, Direction::decrypt, p, o);
       EXPECT_THROW(run_stream(bad, forged, rng, max_piece), AuthenticationFailed);
+      CipherStream bad_pipe(spec, Direction::decrypt, p, o);
+      EXPECT_THROW(run_pipe(bad_pipe, forged), AuthenticationFailed);
     }
     if (len > 0) {
       EXPECT_EQ(dec.engine_used(), c.engine);
@@ -150,6 +175,57 @@ TEST(CipherStream, BadPaddingAndBadLengthsAreBadDecrypt) {
     s.update(bytes(len, 1), ignore);
     EXPECT_THROW(s.finish(ignore), BadDecrypt) << len;
   }
+}
+
+TEST(CipherStream, PipeStopsAtTheFirstErrorAndWithholdsABadLastBatch) {
+  const CipherSpec spec = CipherSpec::parse("aes-128-cbc");
+  const bytes key(16, 1), iv(16, 2), plain(1000, 7);
+  CipherParams p;
+  p.key = key, p.iv = iv;
+  StreamOptions o;
+  o.engine = "cpu", o.chunk_bytes = 64, o.chunks_per_batch = 2, o.pipeline_buffers = 3;
+  bytes ct = encrypt(spec, p, plain);
+  ct.back() ^= 1;  // the padding block decrypts to garbage
+  {
+    // Nothing of the last batch (the one with the padding) reaches the writer.
+    CipherStream bad(spec, Direction::decrypt, p, o);
+    bytes out;
+    std::size_t at = 0;
+    EXPECT_THROW(bad.pipe(
+                     [&](mutable_bytes b) {
+                       const std::size_t n = std::min(b.size(), ct.size() - at);
+                       std::copy_n(ct.begin() + at, n, b.begin());
+                       return at += n, n;
+                     },
+                     [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }),
+                 BadDecrypt);
+    EXPECT_LE(out.size(), ct.size() - 128 + 1);  // at most what came before the last 128-byte batch (+ one kept back)
+    EXPECT_EQ(test::to_hex(out), test::to_hex(bytes_view(plain).first(out.size())));
+  }
+  // An exception from the reader or the writer stops the pipe and comes back to the caller, as it was.
+  struct ReadFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+  int reads = 0;
+  CipherStream reader_fails(CipherSpec::parse("aes-128-ctr"), Direction::encrypt, p, o);
+  EXPECT_THROW(reader_fails.pipe(
+                   [&](mutable_bytes b) -> std::size_t {
+                     if (++reads == 5) throw ReadFailed("read failed");
+                     return b.size();
+                   },
+                   [](bytes_view) {}),
+               ReadFailed);
+  int writes = 0;
+  CipherStream writer_fails(CipherSpec::parse("aes-128-ctr"), Direction::encrypt, p, o);
+  EXPECT_THROW(writer_fails.pipe([](mutable_bytes b) { return b.size(); },  // an endless input
+                                 [&](bytes_view) {
+                                   if (++writes == 3) throw std::length_error("disk full");
+                                 }),
+               std::length_error);
+  // pipe() takes a fresh stream only.
+  CipherStream used(CipherSpec::parse("aes-128-ctr"), Direction::encrypt, p, o);
+  used.update(bytes(1), [](bytes_view) {});
+  EXPECT_THROW(used.pipe([](mutable_bytes) { return std::size_t{0}; }, [](bytes_view) {}), InvalidArgument);
 }
 
 TEST(CipherStream, RefusesWhatItCannotStreamAndBadParameters) {

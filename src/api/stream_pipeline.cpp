@@ -1,0 +1,190 @@
+// CipherStream::pipe (include/cryptaccel/stream.hpp): a stream run from a reader to a writer on three threads over
+// a pool of batch buffers, so that reading batch i + 1, processing batch i and writing batch i - 1 overlap and no
+// input byte is copied in memory: the reader fills a buffer, the engine processes it in place, the writer writes it
+// and hands it back. Each buffer is laid out as
+//   [ lead: kMaxCarry bytes | batch: read here | growth: kGrowth bytes ]
+// A batch in the middle of the stream is processed up to the last granule() boundary that leaves held_back() bytes
+// (a GCM tag, XTS's last two blocks, a padded decryption's last block): those few bytes are carried into the lead
+// of the next buffer, in front of its data. The last buffer (a short read) ends the stream: crypt_last() adds or
+// checks the padding or the tag, with the growth area for what it adds.
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <csignal>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "api/cipher_stream_state.hpp"
+#include "cryptaccel/error.hpp"
+#include "cryptaccel/stream.hpp"
+
+namespace cryptaccel {
+namespace {
+
+using State = CipherStream::State;
+
+/// Starts `fn` on a thread that blocks asynchronous signals (SIGINT, SIGTERM, ...), so that they reach the caller's
+/// thread, which reads; threads it starts inherit the mask. Signals raised by the thread's own actions (SIGPIPE,
+/// SIGXFSZ, faults) stay unblocked so that they act as they would on the caller's thread.
+std::thread start_thread_without_signals(std::function<void()> fn) {
+  sigset_t blocked, old;
+  sigfillset(&blocked);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS, SIGPIPE, SIGXFSZ}) sigdelset(&blocked, sig);
+  pthread_sigmask(SIG_BLOCK, &blocked, &old);
+  struct RestoreMask {
+    sigset_t& mask;
+    ~RestoreMask() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
+  } restore{old};
+  return std::thread(std::move(fn));
+}
+
+class Pipeline {
+ public:
+  Pipeline(State& state, const StreamSink& write) : state_(state), write_(write) {
+    for (std::size_t i = 0; i < state.pipeline_buffers; ++i)
+      slots_.push_back(std::make_unique<Slot>(State::kMaxCarry + state.batch + State::kGrowth));
+  }
+
+  /// Reads on the calling thread until the input ends or something fails; rethrows the first failure.
+  void run(const StreamReader& read) {
+    for (std::size_t i = 0; i < slots_.size(); ++i) push(Queue::free, i);
+    std::thread processor, writer;
+    try {
+      processor = start_thread_without_signals([this] { guarded([this] { process_loop(); }); });
+      writer = start_thread_without_signals([this] { guarded([this] { write_loop(); }); });
+      read_loop(read);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    if (processor.joinable()) processor.join();
+    if (writer.joinable()) writer.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  struct Slot {
+    SecretBuffer buffer;     // lead | batch | growth (see the file comment)
+    std::size_t begin = 0;   // the output: buffer[begin, begin + length)
+    std::size_t length = 0;  // bytes read (into the batch area), then bytes of output
+    bool last = false;       // a short read: the end of the input
+    explicit Slot(std::size_t size) : buffer(size) {}
+  };
+  /// Slots waiting to be read into, processed, and written.
+  enum class Queue { free, read, processed };
+
+  void push(Queue q, std::size_t slot) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queues_[static_cast<int>(q)].push_back(slot);
+    }
+    changed_.notify_all();
+  }
+
+  /// The next slot in `q`; nothing once the pipeline failed.
+  std::optional<std::size_t> pop(Queue q) {
+    std::deque<std::size_t>& queue = queues_[static_cast<int>(q)];
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return error_ || !queue.empty(); });
+    if (error_) return std::nullopt;
+    const std::size_t slot = queue.front();
+    queue.pop_front();
+    return slot;
+  }
+
+  /// Records the first failure and wakes every thread, which then stops.
+  void fail(std::exception_ptr e) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::move(e);
+    }
+    changed_.notify_all();
+  }
+
+  void guarded(const std::function<void()>& body) {
+    try {
+      body();
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+
+  void read_loop(const StreamReader& read) {
+    for (;;) {
+      const std::optional<std::size_t> index = pop(Queue::free);
+      if (!index) return;
+      Slot& slot = *slots_[*index];
+      slot.length = read(mutable_bytes(slot.buffer.data.data() + State::kMaxCarry, state_.batch));
+      slot.last = slot.length < state_.batch;
+      state_.bytes_in += slot.length;
+      push(Queue::read, *index);
+      if (slot.last) return;
+    }
+  }
+
+  void process_loop() {
+    std::uint8_t carry[State::kMaxCarry];  // input held back from the previous batch
+    std::size_t carried = 0;
+    struct WipeCarry {
+      std::uint8_t* bytes;
+      ~WipeCarry() { secure_wipe(bytes, State::kMaxCarry); }
+    } wipe{carry};
+    for (;;) {
+      const std::optional<std::size_t> index = pop(Queue::read);
+      if (!index) return;
+      Slot& slot = *slots_[*index];
+      slot.begin = State::kMaxCarry - carried;
+      std::uint8_t* const data = slot.buffer.data.data() + slot.begin;
+      std::memcpy(data, carry, carried);
+      const std::size_t total = carried + slot.length;
+      if (slot.last) {
+        slot.length = state_.crypt_last(data, data, total);
+        push(Queue::processed, *index);
+        return;
+      }
+      const std::size_t keep = state_.held_back(), granule = state_.granule();
+      const std::size_t n = total > keep ? (total - keep) / granule * granule : 0;
+      slot.length = state_.crypt(data, data, n);
+      carried = total - n;
+      std::memcpy(carry, data + n, carried);
+      push(Queue::processed, *index);
+    }
+  }
+
+  void write_loop() {
+    for (;;) {
+      const std::optional<std::size_t> index = pop(Queue::processed);
+      if (!index) return;
+      Slot& slot = *slots_[*index];
+      if (slot.length) write_(bytes_view(slot.buffer.data.data() + slot.begin, slot.length));
+      if (slot.last) return;
+      push(Queue::free, *index);
+    }
+  }
+
+  State& state_;
+  const StreamSink& write_;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::size_t> queues_[3];
+  std::exception_ptr error_;
+};
+
+}  // namespace
+
+void CipherStream::pipe(const StreamReader& read, const StreamSink& write) {
+  State& s = *state_;
+  if (s.finished) throw InvalidArgument("stream already finished");
+  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  s.finished = true;
+  Pipeline(s, write).run(read);
+}
+
+}  // namespace cryptaccel
