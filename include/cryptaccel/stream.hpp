@@ -16,6 +16,7 @@
 //     `streamable` is false, and callers use the one-shot API (modes.hpp).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -47,8 +48,9 @@ using StreamSink = std::function<void(bytes_view)>;
 /// buffer.size() only at the end of the input.
 using StreamReader = std::function<std::size_t(mutable_bytes buffer)>;
 
-/// Whether `spec` can stream on `engine`: every mode; XTS without data units (xts_unit 0) only on an engine with an
-/// XTS kernel that starts at any block (cpu, and `auto` where it picks cpu).
+/// Whether `spec` can stream on `engine`: every mode; GCM only on an engine with GCM building blocks (cpu, ref, and
+/// `auto` where it picks one of them); XTS without data units (xts_unit 0) only on an engine with an XTS kernel that
+/// starts at any block (cpu, and `auto` where it picks cpu).
 bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine = "auto");
 
 /// One encryption or decryption of a stream. Not copyable; one thread at a time.
@@ -83,6 +85,15 @@ class CipherStream {
   /// they can discard it (the CLI: a temporary file). The last batch's output is written only after the padding or
   /// the GCM tag checked. Only for a stream that has had no input yet; the stream is finished afterwards.
   void pipe(const StreamReader& read, const StreamSink& write);
+  /// Called on the processing thread after each batch with the number of input bytes processed so far: the bytes
+  /// before that offset are not read again (a caller that mapped a file may release their pages).
+  using StreamProgress = std::function<void(std::uint64_t processed)>;
+  /// pipe() over input already in memory, typically a whole file mapped read-only by the caller: each batch is
+  /// processed from `input` straight into a pool buffer (not copied first), its pages populated a batch ahead on the
+  /// calling thread (MADV_POPULATE_READ) so that a mapped file's page faults overlap the processing. `input` must
+  /// stay readable until pipe returns (a mapped file that shrinks meanwhile raises SIGBUS: the CLI's MappedInput
+  /// shows one way to survive it).
+  void pipe(bytes_view input, const StreamSink& write, const StreamProgress& progress = {});
 
   /// The engine that ran the batches so far ("" before the first).
   const std::string& engine_used() const;

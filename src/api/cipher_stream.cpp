@@ -34,14 +34,16 @@ const engine::Engine& building_block_engine(std::string_view requested, const Ci
 }  // namespace
 
 bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine) {
-  if (spec.mode != Mode::xts || xts_unit > 0) return true;
-  // One data unit as long as the stream: only on an engine whose XTS kernel starts at any block. A 64-byte probe key
-  // with distinct halves stands for the real one (the answer depends on the engine and the cipher only).
+  const bool gcm = spec.mode == Mode::gcm;
+  if (!gcm && (spec.mode != Mode::xts || xts_unit > 0)) return true;
+  // GCM, and one XTS data unit as long as the stream: only on an engine with the building blocks. A 64-byte probe
+  // key with distinct halves stands for the real one (the answer depends on the engine and the cipher only).
   std::uint8_t probe[64];
   for (std::size_t i = 0; i < sizeof probe; ++i) probe[i] = static_cast<std::uint8_t>(i);
   try {
     const engine::Engine& e = building_block_engine(engine, spec, Direction::encrypt, 1 << 20);
-    return e.xts_split_key(spec.cipher, bytes_view(probe, spec.key_size())) != nullptr;
+    const bytes_view key(probe, spec.key_size());
+    return gcm ? e.gcm_split_key(spec.cipher, key) != nullptr : e.xts_split_key(spec.cipher, key) != nullptr;
   } catch (const EngineUnavailable&) {
     return false;
   }

@@ -11,25 +11,13 @@
 #include <stdexcept>
 #include <utility>
 
+#include "fd_io.hpp"
+
 namespace cryptaccel::cli {
 namespace {
 
 std::runtime_error os_error(const std::string& what, const std::string& path, int err) {
   return std::runtime_error(what + " '" + path + "': " + std::strerror(err));
-}
-
-/// Writes all of `data` to `fd`, retrying short writes; returns 0 or an errno value.
-int write_all(int fd, bytes_view data) {
-  std::size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  return 0;
 }
 
 unsigned current_umask() {

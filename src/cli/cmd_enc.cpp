@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,8 @@
 #include "base64_stream.hpp"
 #include "enc_password.hpp"
 #include "hex.hpp"
+#include "mapped_input.hpp"
+#include "spool_file.hpp"
 #include "password_source.hpp"
 #include "stream_input.hpp"
 
@@ -257,23 +260,42 @@ StreamOptions stream_options(const std::string& engine) {
 
 /// Encrypts or decrypts the rest of `input` to `output` (after `header`) in bounded memory: CipherStream::pipe reads,
 /// processes (batches of chunks spread over the engine's cores) and writes on three threads. The output is published
-/// only when the whole stream succeeded; returns the engine used.
+/// only when the whole stream succeeded (a file: its temporary file renamed; stdout, with `spool`: the stream goes
+/// to the spool file first and is copied out only then); returns the engine used.
 std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const CipherParams& params,
-                          ByteSource& input, AtomicOutput& output, bytes_view header) {
+                          ByteSource& input, StreamInput* file, AtomicOutput& output, bytes_view header,
+                          SpoolFile* spool) {
   // In place (-in F -out F) works: the output goes to a temporary file that replaces F only when complete, and the
-  // input is read through its own open descriptor until then.
-  CipherStream stream(spec, opt.dir, params, stream_options(opt.engine));
+  // input is read through its own open descriptor (or mapping) until then.
+  const StreamOptions options = stream_options(opt.engine);
+  CipherStream stream(spec, opt.dir, params, options);
   const StopOnSignal stop_on_signal;
-  output.begin();
+  // A regular file (not under base64 decoding) of at least a chunk is mapped: no copy on the way in.
+  const std::unique_ptr<MappedInput> mapped =
+      file && !std::getenv("CRYPTACCEL_ENC_NO_MMAP") ? MappedInput::try_map(file->fd(), file->name(), options.chunk_bytes)
+                                                      : nullptr;
+  if (!spool) output.begin();
+  const StreamSink to_output = [&](bytes_view piece) { spool ? spool->write(piece) : output.write(piece); };
   // Encrypting with -a: everything written, the header included, goes through the base64 encoder.
   std::optional<Base64Sink> base64;
-  if (opt.base64 && opt.dir == Direction::encrypt)
-    base64.emplace([&](bytes_view text) { output.write(text); }, opt.base64_one_line);
-  const StreamSink write = [&](bytes_view piece) { base64 ? base64->write(piece) : output.write(piece); };
+  if (opt.base64 && opt.dir == Direction::encrypt) base64.emplace(to_output, opt.base64_one_line);
+  const StreamSink write = [&](bytes_view piece) { base64 ? base64->write(piece) : to_output(piece); };
   write(header);  // the password mode's "Salted__" || salt, or nothing
-  stream.pipe([&](mutable_bytes buffer) { return input.read(buffer); }, write);
+  if (mapped) {
+    stream.pipe(mapped->data(), write, [&](std::uint64_t processed) {
+      mapped->release_before(processed);
+      StopOnSignal::throw_if_requested();  // nothing is read() from a mapping: a signal is seen here
+    });
+    mapped->throw_if_shrunk();
+  } else {
+    stream.pipe([&](mutable_bytes buffer) { return input.read(buffer); }, write);
+  }
   if (base64) base64->finish();
   StopOnSignal::throw_if_requested();
+  if (spool) {  // verified: now it may go out
+    output.begin();
+    spool->copy_to([&](bytes_view piece) { output.write(piece); });
+  }
   output.finish();
   return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();
 }
@@ -378,13 +400,17 @@ void run(const EncOptions& opt, const char* command) {
     aad = read_rest(aad_input);
   }
   params.aad = aad;
-  // A GCM decryption streams only into a file: its plaintext is unverified until the end, and the temporary file is
-  // published only after the tag checks. To stdout the whole message is decrypted and verified in memory first.
-  const bool unverified_to_stdout = gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path);
-  if (streamable(spec, params.xts_unit, opt.engine) && !unverified_to_stdout) {
-    engine_used = run_streaming(spec, opt, params, input, output, header);
+  // A GCM decryption's plaintext is unverified until the end of the stream: into a file it goes to the temporary file
+  // published only after the tag checks; to stdout, to a spool file in $TMPDIR copied out only after the check.
+  const bool streaming = streamable(spec, params.xts_unit, opt.engine);
+  std::optional<SpoolFile> spool;
+  if (streaming && gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path)) spool.emplace();
+  if (streaming) {
+    engine_used = run_streaming(spec, opt, params, input, base64_input ? nullptr : &file_input, output, header,
+                                spool ? &*spool : nullptr);
   } else {
-    // Single-unit XTS on an engine that cannot stream it, and GCM decryption to stdout: the whole input in memory.
+    // GCM or single-unit XTS on an engine without the building blocks to stream it (cuda): the whole input in
+    // memory, and a GCM decryption verified before anything is written.
     bytes data = read_rest(input);
     const WipeOnExit wipe_data{data};
     bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, data, opt.engine, &engine_used)

@@ -27,6 +27,10 @@ class StreamInput : public ByteSource {
   /// Fills `buffer` as far as the input goes; returns the bytes read (fewer only at the end of the input). Throws
   /// when a stop was requested (StopOnSignal) or on a read error.
   std::size_t read(mutable_bytes buffer) override;
+  /// The open descriptor (0 for stdin).
+  int fd() const { return fd_; }
+  /// The input as messages name it: 'path' (quoted) or stdin.
+  const std::string& name() const { return name_; }
 
  private:
   int fd_ = 0;

@@ -36,9 +36,14 @@ bytes run_stream(CipherStream& stream, bytes_view data, std::mt19937_64& rng, st
   return out;
 }
 
-/// Runs a whole stream through pipe(): `data` read in batch-sized reads (the last one short), the output collected.
-bytes run_pipe(CipherStream& stream, bytes_view data) {
+/// Runs a whole stream through pipe(): `data` read in batch-sized reads (the last one short), or given in memory;
+/// the output collected.
+bytes run_pipe(CipherStream& stream, bytes_view data, bool in_memory = false) {
   bytes out;
+  if (in_memory) {
+    stream.pipe(data, [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); });
+    return out;
+  }
   std::size_t at = 0;
   stream.pipe(
       [&](mutable_bytes buffer) {
@@ -126,13 +131,16 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
     EXPECT_EQ(enc.bytes_in(), len);
     CipherStream dec(spec, Direction::decrypt, p, o);
     ASSERT_EQ(test::to_hex(run_stream(dec, expected, rng, max_piece)), test::to_hex(plain));
-    // The same through pipe(), with 3..5 buffers in flight.
+    // The same through pipe(), with 3..5 buffers in flight, from a reader and from memory.
     o.pipeline_buffers = 3 + rng() % 3;
-    CipherStream pipe_enc(spec, Direction::encrypt, p, o);
-    ASSERT_EQ(test::to_hex(run_pipe(pipe_enc, plain)), test::to_hex(expected)) << "pipe";
-    EXPECT_EQ(pipe_enc.bytes_in(), len);
-    CipherStream pipe_dec(spec, Direction::decrypt, p, o);
-    ASSERT_EQ(test::to_hex(run_pipe(pipe_dec, expected)), test::to_hex(plain)) << "pipe";
+    for (bool in_memory : {false, true}) {
+      SCOPED_TRACE(in_memory ? "pipe from memory" : "pipe from a reader");
+      CipherStream pipe_enc(spec, Direction::encrypt, p, o);
+      ASSERT_EQ(test::to_hex(run_pipe(pipe_enc, plain, in_memory)), test::to_hex(expected));
+      EXPECT_EQ(pipe_enc.bytes_in(), len);
+      CipherStream pipe_dec(spec, Direction::decrypt, p, o);
+      ASSERT_EQ(test::to_hex(run_pipe(pipe_dec, expected, in_memory)), test::to_hex(plain));
+    }
     if (gcm) {  // any flipped bit, tag included, fails at finish
       bytes forged = expected;
       forged[rng() % forged.size()] ^= static_cast<std::uint8_t>(1u << (rng() % 8));
@@ -140,6 +148,8 @@ TEST_P(CipherStreamVsOneShot, RandomLengthsChunksAndPieces) {
       EXPECT_THROW(run_stream(bad, forged, rng, max_piece), AuthenticationFailed);
       CipherStream bad_pipe(spec, Direction::decrypt, p, o);
       EXPECT_THROW(run_pipe(bad_pipe, forged), AuthenticationFailed);
+      CipherStream bad_pipe_in_memory(spec, Direction::decrypt, p, o);
+      EXPECT_THROW(run_pipe(bad_pipe_in_memory, forged, true), AuthenticationFailed);
     }
     if (len > 0) {
       EXPECT_EQ(dec.engine_used(), c.engine);

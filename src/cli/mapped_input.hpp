@@ -1,0 +1,48 @@
+// A regular input file mapped read-only for CipherStream::pipe(bytes_view): the engine reads the page cache directly,
+// without the copy that read() makes (on the 2-core Xeon, reading 1 GiB from the page cache costs 0.17 s through
+// read() and 0.07 s through a mapping). Two things a mapping needs that read() does not:
+//   - a file that shrinks while mapped raises SIGBUS on the pages past its new end: while a MappedInput lives, a
+//     SIGBUS handler maps zero pages over the rest of the mapping instead, the run goes on, and throw_if_shrunk()
+//     (called before the output is published) fails it with one line, so nothing half-right is published;
+//   - mapped pages count in the process's resident set: release_before() drops those already processed, so peak
+//     memory stays bounded by the pipeline, not the file.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cli {
+
+class MappedInput {
+ public:
+  /// Maps `fd` (named `name` in messages) from its current offset to its end, when it is a regular file with at
+  /// least `min_bytes` left there and no other MappedInput is alive; else returns nullptr (read it instead). The
+  /// file offset moves to the end, as if the rest had been read.
+  static std::unique_ptr<MappedInput> try_map(int fd, const std::string& name, std::uint64_t min_bytes);
+  ~MappedInput();  // unmaps, and puts the previous SIGBUS action back
+  MappedInput(const MappedInput&) = delete;
+  MappedInput& operator=(const MappedInput&) = delete;
+
+  /// The mapped bytes.
+  bytes_view data() const;
+  /// Drops the mapping's pages wholly before `offset` from the resident set (the page cache keeps them).
+  void release_before(std::uint64_t offset) const;
+  /// Throws std::runtime_error when the file shrank while mapped (pages past its new end were read as zeros).
+  void throw_if_shrunk() const;
+
+ private:
+  MappedInput(int fd, std::string name, std::uint8_t* map, std::size_t map_len, std::size_t skip,
+              std::uint64_t file_size);
+  int fd_;
+  std::string name_;
+  std::uint8_t* map_;    // page-aligned start of the mapping
+  std::size_t map_len_;  // bytes mapped
+  std::size_t skip_;     // bytes of the first page before the file offset we started at
+  std::uint64_t file_size_;  // the file's size when it was mapped
+};
+
+}  // namespace cryptaccel::cli
