@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-process file encryption, side by side in one run (issue 22): `cryptaccel enc`/`dec` (streaming, --engine cpu)
 # against `openssl enc`, `age` and the copy bound `dd conv=fsync`, on one file in the page cache, the output on the
-# same file system. Every command runs RUNS times, the tools interleaved round by round; wall time and peak RSS from
+# same file system; with PYTHON set, also `cryptaccel.encrypt_file` against the `cryptography` package (py_file.py).
+# Every command runs RUNS times, the tools interleaved round by round; wall time and peak RSS from
 # /usr/bin/time. Writes raw.txt (every run) and summary.txt (medians, ratios) into OUT_DIR.
 #   bench/enc_stream/run.sh CLI OUT_DIR [SIZE_MIB=1024] [RUNS=5]
 # OUTPUT=null writes every output to /dev/null instead (the tools' own speed, without the disk: cryptaccel's
@@ -33,8 +34,18 @@ declare -A cmd=(
   [openssl-aes-128-cbc-dec]="openssl enc -d -aes-128-cbc -K $K16 -iv $IV -in $work/in.cbc -out $dest"
   [dd-conv-fsync]="dd if=$work/in of=$dest bs=4M $([ "$dest" = /dev/null ] || echo conv=fsync) status=none"
 )
+# Python (with PYTHON=interpreter that imports cryptaccel and cryptography): encrypt_file against cryptography.
+py_file=$(dirname "$(realpath "$0")")/py_file.py
+if [ -n "${PYTHON:-}" ]; then
+  for c in aes-128-ctr aes-256-gcm; do
+    cmd[python-cryptaccel-$c]="$PYTHON $py_file cryptaccel $c $work/in $dest"
+    cmd[python-cryptography-$c]="$PYTHON $py_file cryptography $c $work/in $dest"
+  done
+fi
 order=(cryptaccel-aes-128-ctr openssl-aes-128-ctr cryptaccel-aes-256-xts openssl-aes-256-ctr cryptaccel-aes-256-gcm age
        cryptaccel-aes-128-cbc-dec openssl-aes-128-cbc-dec dd-conv-fsync)
+[ -n "${PYTHON:-}" ] && order+=(python-cryptaccel-aes-128-ctr python-cryptography-aes-128-ctr
+                                python-cryptaccel-aes-256-gcm python-cryptography-aes-256-gcm)
 {
   echo "# $(date -u +%FT%TZ) $(uname -n) $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "# file: $size_mib MiB in the page cache; output: $dest on $(df --output=source,fstype "$work" | tail -1)"
@@ -64,8 +75,10 @@ pairs = [("cryptaccel-aes-128-ctr", "openssl-aes-128-ctr"), ("cryptaccel-aes-256
          ("cryptaccel-aes-256-gcm", "openssl-aes-256-ctr"), ("cryptaccel-aes-256-gcm", "age"),
          ("cryptaccel-aes-128-cbc-dec", "openssl-aes-128-cbc-dec")]
 print()
+pairs += [(f"python-cryptaccel-{c}", f"python-cryptography-{c}") for c in ("aes-128-ctr", "aes-256-gcm")]
 for a, b in pairs:
-    print(f"{a} vs {b}: {med[b] / med[a]:.2f}x (median time ratio; > 1: cryptaccel faster)")
+    if a in med and b in med:
+        print(f"{a} vs {b}: {med[b] / med[a]:.2f}x (median time ratio; > 1: cryptaccel faster)")
 for a in ("cryptaccel-aes-128-ctr", "cryptaccel-aes-256-xts", "cryptaccel-aes-256-gcm", "cryptaccel-aes-128-cbc-dec"):
     print(f"{a} vs dd conv=fsync (the copy bound): {med['dd-conv-fsync'] / med[a]:.2f}x")
 PY

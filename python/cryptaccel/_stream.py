@@ -4,6 +4,7 @@ whatever the length of the message (include/cryptaccel/stream.hpp)."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from typing import Any, BinaryIO, Union
 
@@ -104,9 +105,13 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
     stream = streamable(cipher, xts_unit, engine) and not (gcm and direction == "decrypt" and
                                                    not isinstance(dst, (str, os.PathLike)))
 
-    def run(reader: BinaryIO, writer: BinaryIO) -> str:
+    def run(reader: BinaryIO, writer: BinaryIO, native: bool = False) -> str:
         if stream:
             ctx = _context(direction, cipher, key, iv, aad, tag_len, padding, xts_unit, engine, 0)
+            if native:  # two files of our own: read, processed and written by the library, outside Python
+                ctx._done = True
+                ctx._stream.pipe_fds(reader.fileno(), writer.fileno())
+                return ctx.engine
             while chunk := reader.read(_READ_SIZE):
                 writer.write(ctx.update(chunk))
             writer.write(ctx.finalize())
@@ -119,17 +124,27 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
         return used
 
     if isinstance(src, (str, os.PathLike)):
-        with open(src, "rb") as reader:
-            return _to_destination(dst, lambda writer: run(reader, writer))
+        native = isinstance(dst, (str, os.PathLike))
+        with open(src, "rb", buffering=0 if native else -1) as reader:
+            return _to_destination(dst, lambda writer: run(reader, writer, native))
     return _to_destination(dst, lambda writer: run(src, writer))
 
 
 def _to_destination(dst: PathOrFile, body: Any) -> str:
     """Runs ``body(writer)``; a path destination is written to a temporary file beside it that replaces it only when
-    ``body`` succeeded (fsynced first), so a failure leaves no partial file and an existing file untouched."""
+    ``body`` succeeded (fsynced first), so a failure leaves no partial file and an existing file untouched. An
+    existing destination that is not a regular file (a device such as /dev/null, a FIFO) is written in place: it
+    cannot be replaced by a file."""
     if not isinstance(dst, (str, os.PathLike)):
         return body(dst)
     path = os.fspath(dst)
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        special = False
+    if special:
+        with open(path, "wb", buffering=0) as writer:
+            return body(writer)
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
     try:
         with os.fdopen(fd, "wb") as writer:
@@ -156,8 +171,9 @@ def encrypt_file(cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: An
                  tag_len: int = 16, padding: bool = True, xts_unit: int = 0, engine: str = "auto") -> str:
     """Encrypts ``src`` into ``dst`` (paths, or binary file objects) and returns the engine that ran.
 
-    Streamable ciphers (:func:`streamable`) run in bounded memory, chunks in parallel; XTS without data units, and a
-    GCM decryption into a file object, read the whole input first. A path ``dst`` is written to a temporary file and
+    Streamable ciphers (:func:`streamable`) run in bounded memory, chunks in parallel; from a path to a path the
+    library reads, encrypts and writes on three threads with the GIL released (as ``cryptaccel enc`` does). XTS
+    without data units off the cpu engine, and a GCM decryption into a file object, read the whole input first. A path ``dst`` is written to a temporary file and
     replaced only when everything succeeded (a GCM decryption: only after its tag verified). Other arguments as
     :func:`cryptaccel.encrypt`."""
     return _crypt_file("encrypt", cipher, key, src, dst, iv, aad, tag_len, padding, xts_unit, engine)

@@ -3,9 +3,13 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 
 #include "byte_arg.hpp"
 #include "cryptaccel/error.hpp"
@@ -54,6 +58,47 @@ class PyCipherStream {
     return run(0, [&](const ca::StreamSink& sink) { stream_->finish(sink); });
   }
 
+  /// The whole stream from file descriptor `in_fd` to `out_fd` through CipherStream::pipe (read, processed and
+  /// written on three threads, no copy through Python), with the GIL released. Python signals (Ctrl-C) are checked
+  /// after every batch read; read and write errors raise OSError.
+  void pipe_fds(int in_fd, int out_fd) {
+    struct Interrupted {};  // a Python signal handler raised: its exception is set in this thread
+    const auto check_signals = [] {
+      nb::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) throw Interrupted{};
+    };
+    try {
+      nb::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mutex_);
+      stream_->pipe(
+          [&](ca::mutable_bytes buffer) {
+            std::size_t got = 0;
+            while (got < buffer.size()) {
+              const ssize_t n = ::read(in_fd, buffer.data() + got, buffer.size() - got);
+              if (n == 0) break;
+              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category());
+              if (n > 0) got += static_cast<std::size_t>(n);
+              else check_signals();
+            }
+            check_signals();
+            return got;
+          },
+          [&](ca::bytes_view piece) {
+            for (std::size_t done = 0; done < piece.size();) {
+              const ssize_t n = ::write(out_fd, piece.data() + done, piece.size() - done);
+              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category());
+              if (n > 0) done += static_cast<std::size_t>(n);
+            }
+          });
+    } catch (const Interrupted&) {
+      throw nb::python_error();
+    } catch (const std::system_error& e) {
+      errno = e.code().value();
+      PyErr_SetFromErrno(PyExc_OSError);
+      throw nb::python_error();
+    }
+  }
+
   std::string engine_used() {
     std::lock_guard<std::mutex> lock(mutex_);
     return stream_->engine_used();
@@ -89,6 +134,8 @@ void register_stream_bindings(nb::module_& m) {
       .def("update", &PyCipherStream::update, nb::arg("data"), "update(data) -> bytes: the output ready so far")
       .def("finish", &PyCipherStream::finish,
            "finish() -> bytes: the rest of the output (padding done; GCM: the tag appended, or verified)")
+      .def("pipe_fds", &PyCipherStream::pipe_fds, nb::arg("in_fd"), nb::arg("out_fd"),
+           "pipe_fds(in_fd, out_fd): the whole stream from one file descriptor to another, finished")
       .def_prop_ro("engine_used", &PyCipherStream::engine_used);
   m.def(
       "_streamable",

@@ -58,6 +58,11 @@ class GcmSplitKey {
   virtual void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const = 0;
   /// x <- x * y in GCM's GF(2^128), GCM byte order. The default is the portable constant-time multiply.
   virtual void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const;
+  /// One chunk of a GCM encryption: out = in ^ the counter mode from `counter` (as ctr32), and hash = GHASH_H(0, out)
+  /// (the chunk's partial hash). The default runs ctr32, then ghash over the output; an engine with a faster fused
+  /// GCM overrides it (the cpu engine: OpenSSL's stitched AES-GCM, see openssl_aes.cpp). in == out allowed.
+  virtual void encrypt_and_hash(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                                std::size_t len, std::uint8_t hash[16]) const;
 };
 
 /// One key's XTS kernel that can start at any block of a data unit, with which dispatch splits one large XTS data

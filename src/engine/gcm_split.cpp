@@ -18,6 +18,13 @@ void GcmSplitKey::gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const {
   algo::gf128_store(algo::gf128_mul(algo::gf128_load(x), algo::gf128_load(y)), x);
 }
 
+void GcmSplitKey::encrypt_and_hash(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                                   std::size_t len, std::uint8_t hash[16]) const {
+  std::memset(hash, 0, 16);
+  ctr32(counter, in, out, len);
+  ghash(hash, out, len);
+}
+
 namespace {
 
 constexpr std::size_t kBlock = 16;
@@ -90,8 +97,7 @@ void GcmStreamState::process(Direction dir, const std::uint8_t* in, std::uint8_t
       Block counter = s_->j0;  // inc32 applied 1 + (its block number) times; GCM's counter wraps mod 2^32
       algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block + off / kBlock));
       if (dir == Direction::encrypt) {
-        key.ctr32(counter.data(), in + off, out + off, n);
-        key.ghash(partial.v[c].data(), out + off, n);
+        key.encrypt_and_hash(counter.data(), in + off, out + off, n, partial.v[c].data());
       } else {  // hash the ciphertext before the keystream overwrites it (in-place jobs)
         key.ghash(partial.v[c].data(), in + off, n);
         key.ctr32(counter.data(), in + off, out + off, n);

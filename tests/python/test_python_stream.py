@@ -152,3 +152,59 @@ def test_misuse_is_a_clear_error():
         enc.update(b"more")
     with pytest.raises(TypeError):
         cryptaccel.encryptor("aes-128-ctr", "not bytes", bytes(16))
+
+
+@pytest.mark.parametrize("cipher,xts_unit", [("aes-128-ctr", 0), ("aes-256-cbc", 0), ("aes-256-gcm", 0),
+                                             ("aes-128-xts", 4096), ("sm4-ctr", 0)])
+def test_path_to_path_runs_in_the_library_and_matches_one_shot(tmp_path, cipher, xts_unit):
+    """Path to path: read, processed and written by CipherStream::pipe with the GIL released, across batches."""
+    r = rng("native-files", cipher)
+    key = r.randbytes(key_size(cipher))
+    iv = r.randbytes(12 if cipher.endswith("gcm") else 16)
+    data = r.randbytes(9 * (1 << 20) + (0 if xts_unit else 5))
+    src, enc_path, dec_path = tmp_path / "src", tmp_path / "enc", tmp_path / "dec"
+    src.write_bytes(data)
+    cryptaccel.encrypt_file(cipher, key, src, enc_path, iv, xts_unit=xts_unit, engine="cpu")
+    expected = cryptaccel.encrypt(cipher, key, data, iv, xts_unit=xts_unit, engine="ref")
+    assert enc_path.read_bytes() == expected, f"seed={SEED} {cipher}"
+    cryptaccel.decrypt_file(cipher, key, enc_path, dec_path, iv, xts_unit=xts_unit, engine="cpu")
+    assert dec_path.read_bytes() == data, f"seed={SEED} {cipher}"
+
+
+def test_path_to_path_write_error_is_oserror_and_leaves_no_file(tmp_path):
+    """A write that fails in the library (past RLIMIT_FSIZE, as on a full disk) raises OSError; no file is left."""
+    import subprocess
+    import sys
+
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_bytes(bytes(8 << 20))
+    code = f"""
+import resource, cryptaccel
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+try:
+    cryptaccel.encrypt_file("aes-128-ctr", bytes(16), {str(src)!r}, {str(dst)!r}, bytes(16), engine="cpu")
+except OSError as e:
+    print("OSError", e.errno)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          env={**os.environ})
+    assert proc.stdout.strip() == "OSError 27", proc.stdout + proc.stderr  # EFBIG
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
+
+
+def test_a_special_destination_is_written_in_place(tmp_path):
+    """A FIFO (or a device such as /dev/null) is written into, never replaced by a regular file."""
+    import stat
+    import threading
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    data = rng("fifo").randbytes(3 << 20)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    cryptaccel.encrypt_file("aes-128-ctr", bytes(16), io.BytesIO(data), fifo, bytes(16), engine="cpu")
+    reader.join(timeout=60)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert received == [cryptaccel.encrypt("aes-128-ctr", bytes(16), data, bytes(16))]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
