@@ -88,12 +88,22 @@ class CipherStream {
   /// Called on the processing thread after each batch with the number of input bytes processed so far: the bytes
   /// before that offset are not read again (a caller that mapped a file may release their pages).
   using StreamProgress = std::function<void(std::uint64_t processed)>;
-  /// pipe() over input already in memory, typically a whole file mapped read-only by the caller: each batch is
-  /// processed from `input` straight into a pool buffer (not copied first), its pages populated a batch ahead on the
-  /// calling thread (MADV_POPULATE_READ) so that a mapped file's page faults overlap the processing. `input` must
-  /// stay readable until pipe returns (a mapped file that shrinks meanwhile raises SIGBUS: the CLI's MappedInput
-  /// shows one way to survive it).
+  /// pipe() over input already in memory, such as a file the caller mapped: each batch is processed from `input`
+  /// straight into a pool buffer (not copied first), its pages populated a batch ahead on the calling thread
+  /// (MADV_POPULATE_READ) so that a mapped file's page faults overlap the processing. `input` must stay readable
+  /// until pipe returns (pipe_fd does the mapping, and survives a file that shrinks meanwhile).
   void pipe(bytes_view input, const StreamSink& write, const StreamProgress& progress = {});
+
+  /// Called on the calling thread after each batch is read, with the input bytes taken so far, and whenever a read
+  /// was interrupted by a signal: it may throw to stop the stream (a Ctrl-C the caller wants to honour).
+  using StreamCheck = std::function<void(std::uint64_t bytes_in)>;
+  /// pipe() from a file descriptor, the rest of it from its current offset: the way to encrypt a file. A regular
+  /// file of at least a chunk is mapped (pipe(bytes_view): no copy on the way in, its pages released once processed,
+  /// so memory stays that of the pool); anything else (a pipe, a terminal, a small file) is read. While a file is
+  /// mapped, a SIGBUS handler turns pages lost to a file that shrinks into zeros (other SIGBUS go to the previous
+  /// handler), and the stream then fails with Error("cannot read NAME: the file shrank while it was being read");
+  /// read errors are std::system_error("cannot read NAME", errno). `name` names the input in those messages.
+  void pipe_fd(int fd, std::string_view name, const StreamSink& write, const StreamCheck& check = {});
 
   /// The engine that ran the batches so far ("" before the first).
   const std::string& engine_used() const;

@@ -39,9 +39,6 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument, InvalidCiphertext
 from . import _cryptaccel as _ext
-from . import cuda  # cryptaccel.cuda: GPU arrays through DLPack (python/cryptaccel/cuda.py)
-from . import rsa  # cryptaccel.rsa: RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
-from . import shacrypt  # cryptaccel.shacrypt: sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
 from ._stream import CipherContext, decrypt_file, decryptor, encrypt_file, encryptor, streamable
 from ._hash import (
     Hash,
@@ -67,6 +64,26 @@ from ._hash import (
 )
 
 __version__: str = _ext.__version__
+
+# Submodules imported on first use (PEP 562), so that `import cryptaccel` stays quick for a short-lived process:
+#   cryptaccel.cuda      GPU arrays through DLPack (python/cryptaccel/cuda.py)
+#   cryptaccel.rsa       RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
+#   cryptaccel.shacrypt  sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
+_LAZY_SUBMODULES = ("cuda", "rsa", "shacrypt")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        module = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))
 
 __all__ = [
     "encrypt",

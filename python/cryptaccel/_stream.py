@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
 from typing import Any, BinaryIO, Union
 
 from ._errors import InvalidArgument
@@ -110,7 +109,7 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
             ctx = _context(direction, cipher, key, iv, aad, tag_len, padding, xts_unit, engine, 0)
             if native:  # two files of our own: read, processed and written by the library, outside Python
                 ctx._done = True
-                ctx._stream.pipe_fds(reader.fileno(), writer.fileno())
+                ctx._stream.pipe_fds(reader.fileno(), writer.fileno(), repr(os.fspath(src)))
                 return ctx.engine
             while chunk := reader.read(_READ_SIZE):
                 writer.write(ctx.update(chunk))
@@ -145,6 +144,8 @@ def _to_destination(dst: PathOrFile, body: Any) -> str:
     if special:
         with open(path, "wb", buffering=0) as writer:
             return body(writer)
+    import tempfile  # here: it imports shutil, random and re, which `import cryptaccel` need not pay for
+
     fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
     try:
         with os.fdopen(fd, "wb") as writer:

@@ -58,37 +58,26 @@ class PyCipherStream {
     return run(0, [&](const ca::StreamSink& sink) { stream_->finish(sink); });
   }
 
-  /// The whole stream from file descriptor `in_fd` to `out_fd` through CipherStream::pipe (read, processed and
-  /// written on three threads, no copy through Python), with the GIL released. Python signals (Ctrl-C) are checked
-  /// after every batch read; read and write errors raise OSError.
-  void pipe_fds(int in_fd, int out_fd) {
+  /// The whole stream from file descriptor `in_fd` (a regular file is mapped: CipherStream::pipe_fd) to `out_fd`,
+  /// read, processed and written on three threads with the GIL released. Python signals (Ctrl-C) are checked after
+  /// every batch; read and write errors raise OSError.
+  void pipe_fds(int in_fd, int out_fd, const std::string& in_name) {
     struct Interrupted {};  // a Python signal handler raised: its exception is set in this thread
-    const auto check_signals = [] {
-      nb::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) throw Interrupted{};
-    };
     try {
       nb::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mutex_);
-      stream_->pipe(
-          [&](ca::mutable_bytes buffer) {
-            std::size_t got = 0;
-            while (got < buffer.size()) {
-              const ssize_t n = ::read(in_fd, buffer.data() + got, buffer.size() - got);
-              if (n == 0) break;
-              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category());
-              if (n > 0) got += static_cast<std::size_t>(n);
-              else check_signals();
-            }
-            check_signals();
-            return got;
-          },
+      stream_->pipe_fd(
+          in_fd, in_name,
           [&](ca::bytes_view piece) {
             for (std::size_t done = 0; done < piece.size();) {
               const ssize_t n = ::write(out_fd, piece.data() + done, piece.size() - done);
-              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category());
+              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "cannot write");
               if (n > 0) done += static_cast<std::size_t>(n);
             }
+          },
+          [](std::uint64_t) {
+            nb::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) throw Interrupted{};
           });
     } catch (const Interrupted&) {
       throw nb::python_error();
@@ -134,8 +123,8 @@ void register_stream_bindings(nb::module_& m) {
       .def("update", &PyCipherStream::update, nb::arg("data"), "update(data) -> bytes: the output ready so far")
       .def("finish", &PyCipherStream::finish,
            "finish() -> bytes: the rest of the output (padding done; GCM: the tag appended, or verified)")
-      .def("pipe_fds", &PyCipherStream::pipe_fds, nb::arg("in_fd"), nb::arg("out_fd"),
-           "pipe_fds(in_fd, out_fd): the whole stream from one file descriptor to another, finished")
+      .def("pipe_fds", &PyCipherStream::pipe_fds, nb::arg("in_fd"), nb::arg("out_fd"), nb::arg("in_name"),
+           "pipe_fds(in_fd, out_fd, in_name): the whole stream from one file descriptor to another, finished")
       .def_prop_ro("engine_used", &PyCipherStream::engine_used);
   m.def(
       "_streamable",

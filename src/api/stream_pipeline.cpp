@@ -13,6 +13,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <condition_variable>
 #include <csignal>
 #include <cstring>
@@ -21,10 +22,13 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "api/cipher_stream_state.hpp"
+#include "api/mapped_file.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/stream.hpp"
 
@@ -89,8 +93,8 @@ class Pipeline {
   }
 
   /// Hands out `input` a batch at a time, each batch's pages populated first (a mapped file's page faults taken
-  /// here, beside the processing, rather than in the engine's threads).
-  void read_loop(bytes_view input) {
+  /// here, beside the processing, rather than in the engine's threads); `check` after each.
+  void read_loop(bytes_view input, const CipherStream::StreamCheck& check) {
     for (std::size_t offset = 0;;) {
       const std::optional<std::size_t> index = pop(Queue::free);
       if (!index) return;
@@ -103,6 +107,7 @@ class Pipeline {
       state_.bytes_in += slot.length;
       push(Queue::read, *index);
       if (slot.last) return;
+      if (check) check(offset);
     }
   }
 
@@ -245,7 +250,41 @@ void CipherStream::pipe(bytes_view input, const StreamSink& write, const StreamP
   if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
   s.finished = true;
   Pipeline pipeline(s, write, progress);
-  pipeline.run([&] { pipeline.read_loop(input); });
+  pipeline.run([&] { pipeline.read_loop(input, {}); });
+}
+
+void CipherStream::pipe_fd(int fd, std::string_view name, const StreamSink& write, const StreamCheck& check) {
+  State& s = *state_;
+  if (s.finished) throw InvalidArgument("stream already finished");
+  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  if (const std::unique_ptr<MappedFile> mapped = MappedFile::try_map(fd, s.chunk)) {
+    s.finished = true;
+    Pipeline pipeline(s, write, [&](std::uint64_t processed) { mapped->release_before(processed); });
+    pipeline.run([&] { pipeline.read_loop(mapped->data(), check); });
+    if (mapped->shrunk())
+      throw Error("cannot read " + std::string(name) + ": the file shrank while it was being read");
+    return;
+  }
+  std::uint64_t taken = 0;
+  pipe(
+      [&](mutable_bytes buffer) {
+        std::size_t got = 0;
+        while (got < buffer.size()) {
+          const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+          if (n == 0) break;
+          if (n > 0) {
+            got += static_cast<std::size_t>(n);
+          } else if (errno == EINTR) {
+            if (check) check(taken + got);
+          } else {
+            throw std::system_error(errno, std::generic_category(), "cannot read " + std::string(name));
+          }
+        }
+        taken += got;
+        if (check) check(taken);
+        return got;
+      },
+      write);
 }
 
 }  // namespace cryptaccel

@@ -30,7 +30,6 @@
 #include "base64_stream.hpp"
 #include "enc_password.hpp"
 #include "hex.hpp"
-#include "mapped_input.hpp"
 #include "spool_file.hpp"
 #include "password_source.hpp"
 #include "stream_input.hpp"
@@ -243,7 +242,8 @@ bytes read_rest(ByteSource& input) {
 
 /// Stream tuning for the CLI: chunks of `CRYPTACCEL_ENC_CHUNK_KIB` KiB (default 1024), `CRYPTACCEL_ENC_CHUNKS`
 /// chunks per batch (default two per core, at most 16) and `CRYPTACCEL_ENC_BUFFERS` batch buffers in flight
-/// (default 4): for measuring other shapes without rebuilding.
+/// (default 4): for measuring other shapes without rebuilding (as `CRYPTACCEL_ENC_NO_MMAP` reads a regular input
+/// file instead of mapping it, in run_streaming).
 StreamOptions stream_options(const std::string& engine) {
   const auto env_number = [](const char* name, std::size_t fallback) -> std::size_t {
     const char* text = std::getenv(name);
@@ -270,10 +270,6 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   const StreamOptions options = stream_options(opt.engine);
   CipherStream stream(spec, opt.dir, params, options);
   const StopOnSignal stop_on_signal;
-  // A regular file (not under base64 decoding) of at least a chunk is mapped: no copy on the way in.
-  const std::unique_ptr<MappedInput> mapped =
-      file && !std::getenv("CRYPTACCEL_ENC_NO_MMAP") ? MappedInput::try_map(file->fd(), file->name(), options.chunk_bytes)
-                                                      : nullptr;
   if (!spool) output.begin();
   const StreamSink to_output = [&](bytes_view piece) { spool ? spool->write(piece) : output.write(piece); };
   // Encrypting with -a: everything written, the header included, goes through the base64 encoder.
@@ -281,12 +277,10 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   if (opt.base64 && opt.dir == Direction::encrypt) base64.emplace(to_output, opt.base64_one_line);
   const StreamSink write = [&](bytes_view piece) { base64 ? base64->write(piece) : to_output(piece); };
   write(header);  // the password mode's "Salted__" || salt, or nothing
-  if (mapped) {
-    stream.pipe(mapped->data(), write, [&](std::uint64_t processed) {
-      mapped->release_before(processed);
-      StopOnSignal::throw_if_requested();  // nothing is read() from a mapping: a signal is seen here
-    });
-    mapped->throw_if_shrunk();
+  if (file && !std::getenv("CRYPTACCEL_ENC_NO_MMAP")) {
+    // A file (not under base64 decoding): a regular one is mapped, no copy on the way in; a signal is seen between
+    // batches and at an interrupted read.
+    stream.pipe_fd(file->fd(), file->name(), write, [](std::uint64_t) { StopOnSignal::throw_if_requested(); });
   } else {
     stream.pipe([&](mutable_bytes buffer) { return input.read(buffer); }, write);
   }

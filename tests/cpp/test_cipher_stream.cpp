@@ -4,10 +4,16 @@
 // replays one.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "cryptaccel/error.hpp"
@@ -236,6 +242,89 @@ TEST(CipherStream, PipeStopsAtTheFirstErrorAndWithholdsABadLastBatch) {
   CipherStream used(CipherSpec::parse("aes-128-ctr"), Direction::encrypt, p, o);
   used.update(bytes(1), [](bytes_view) {});
   EXPECT_THROW(used.pipe([](mutable_bytes) { return std::size_t{0}; }, [](bytes_view) {}), InvalidArgument);
+}
+
+/// A temporary file holding `data`, removed with the object.
+struct TempFile {
+  std::string path;
+  explicit TempFile(bytes_view data) {
+    char name[] = "/tmp/cryptaccel-stream-test-XXXXXX";
+    const int fd = ::mkstemp(name);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(::write(fd, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+    ::close(fd);
+    path = name;
+  }
+  ~TempFile() { ::unlink(path.c_str()); }
+};
+
+TEST(CipherStream, PipeFdMapsRegularFilesReadsPipesAndSurvivesAShrinkingFile) {
+  const CipherSpec spec = CipherSpec::parse("aes-128-ctr");
+  const bytes key(16, 9), iv(16, 8);
+  CipherParams p;
+  p.key = key, p.iv = iv;
+  StreamOptions o;
+  o.engine = "cpu", o.chunk_bytes = 4096, o.chunks_per_batch = 4, o.pipeline_buffers = 3;
+  std::mt19937_64 rng(test_seed());
+  const bytes plain = test::random_bytes(rng, 1000 * 1000 + 7);
+  const bytes expected = encrypt(spec, p, plain, "ref");
+  const auto collect = [](bytes& out) { return [&out](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }; };
+  {  // a regular file, from an offset (the rest of it), mapped
+    TempFile file(plain);
+    const int fd = ::open(file.path.c_str(), O_RDONLY);
+    ASSERT_EQ(::lseek(fd, 5000, SEEK_SET), 5000);
+    bytes out;
+    std::vector<std::uint64_t> checks;
+    CipherStream s(spec, Direction::encrypt, p, o);
+    s.pipe_fd(fd, "file", collect(out), [&](std::uint64_t n) { checks.push_back(n); });
+    EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), static_cast<off_t>(plain.size()));  // consumed, as by read()
+    ::close(fd);
+    EXPECT_EQ(test::to_hex(out), test::to_hex(encrypt(spec, p, bytes_view(plain).subspan(5000), "ref")));
+    EXPECT_FALSE(checks.empty());
+  }
+  {  // a pipe, read
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    std::thread feeder([&] {
+      for (std::size_t at = 0; at < plain.size(); at += 65536)
+        ASSERT_GT(::write(fds[1], plain.data() + at, std::min<std::size_t>(65536, plain.size() - at)), 0);
+      ::close(fds[1]);
+    });
+    bytes out;
+    CipherStream s(spec, Direction::encrypt, p, o);
+    s.pipe_fd(fds[0], "pipe", collect(out));
+    feeder.join();
+    ::close(fds[0]);
+    EXPECT_EQ(test::to_hex(out), test::to_hex(expected));
+  }
+  {  // a read error: one system_error naming the input
+    const int fd = ::open("/tmp", O_RDONLY | O_DIRECTORY);
+    CipherStream s(spec, Direction::encrypt, p, o);
+    bytes out;
+    try {
+      s.pipe_fd(fd, "'/tmp'", collect(out));
+      ADD_FAILURE() << "reading a directory succeeded";
+    } catch (const std::system_error& e) {
+      EXPECT_EQ(e.code().value(), EISDIR);
+      EXPECT_EQ(std::string(e.what()).rfind("cannot read '/tmp': ", 0), 0u) << e.what();
+    }
+    ::close(fd);
+  }
+  {  // the file shrinks mid-stream: the pages lost read as zeros (no SIGBUS), and the stream fails
+    TempFile file(plain);
+    const int fd = ::open(file.path.c_str(), O_RDONLY);
+    bytes out;
+    CipherStream s(spec, Direction::encrypt, p, o);
+    bool truncated = false;
+    EXPECT_THROW(s.pipe_fd(fd, "'shrinking'", collect(out),
+                           [&](std::uint64_t) {
+                             if (!truncated) ASSERT_EQ(::truncate(file.path.c_str(), 10000), 0);
+                             truncated = true;
+                           }),
+                 Error);
+    ::close(fd);
+    EXPECT_TRUE(truncated);
+  }
 }
 
 TEST(CipherStream, RefusesWhatItCannotStreamAndBadParameters) {

@@ -1,4 +1,4 @@
-#include "mapped_input.hpp"
+#include "api/mapped_file.hpp"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -7,12 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <stdexcept>
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 namespace {
 
-// The live mapping, for the SIGBUS handler (one MappedInput at a time).
+// The live mapping, for the SIGBUS handler (one MappedFile at a time).
 std::atomic<std::uint8_t*> g_begin{nullptr};
 std::atomic<std::uint8_t*> g_end{nullptr};
 volatile std::sig_atomic_t g_shrunk = 0;
@@ -25,7 +24,8 @@ std::uintptr_t page_size() {
 }
 
 /// A fault past the end of a file that shrank: zero pages over the rest of the mapping (one mmap, async-signal-safe
-/// in practice: a system call), and the faulting read repeats and sees zeros. Any other SIGBUS: the default action.
+/// in practice: a system call), and the faulting read repeats and sees zeros. Any other SIGBUS: the action that was
+/// there before takes over (the fault repeats under it).
 extern "C" void on_sigbus(int sig, siginfo_t* info, void*) {
   auto* addr = static_cast<std::uint8_t*>(info->si_addr);
   std::uint8_t* const begin = g_begin.load();
@@ -38,12 +38,12 @@ extern "C" void on_sigbus(int sig, siginfo_t* info, void*) {
       return;
     }
   }
-  signal(sig, SIG_DFL);  // returning repeats the fault, which now ends the process as it would have
+  sigaction(sig, &g_old_bus, nullptr);  // returning repeats the fault, now under the previous action
 }
 
 }  // namespace
 
-std::unique_ptr<MappedInput> MappedInput::try_map(int fd, const std::string& name, std::uint64_t min_bytes) {
+std::unique_ptr<MappedFile> MappedFile::try_map(int fd, std::uint64_t min_bytes) {
   struct stat st {};
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   const off_t offset = lseek(fd, 0, SEEK_CUR);
@@ -58,14 +58,13 @@ std::unique_ptr<MappedInput> MappedInput::try_map(int fd, const std::string& nam
   }
   madvise(map, map_len, MADV_SEQUENTIAL);  // read ahead far, as a sequential read() would
   lseek(fd, st.st_size, SEEK_SET);
-  return std::unique_ptr<MappedInput>(new MappedInput(fd, name, static_cast<std::uint8_t*>(map), map_len,
+  return std::unique_ptr<MappedFile>(new MappedFile(fd, static_cast<std::uint8_t*>(map), map_len,
                                                       static_cast<std::size_t>(offset - aligned),
                                                       static_cast<std::uint64_t>(st.st_size)));
 }
 
-MappedInput::MappedInput(int fd, std::string name, std::uint8_t* map, std::size_t map_len, std::size_t skip,
-                         std::uint64_t file_size)
-    : fd_(fd), name_(std::move(name)), map_(map), map_len_(map_len), skip_(skip), file_size_(file_size) {
+MappedFile::MappedFile(int fd, std::uint8_t* map, std::size_t map_len, std::size_t skip, std::uint64_t file_size)
+    : fd_(fd), map_(map), map_len_(map_len), skip_(skip), file_size_(file_size) {
   g_shrunk = 0;
   g_begin = map_;
   g_end = map_ + map_len_;
@@ -76,7 +75,7 @@ MappedInput::MappedInput(int fd, std::string name, std::uint8_t* map, std::size_
   sigaction(SIGBUS, &sa, &g_old_bus);
 }
 
-MappedInput::~MappedInput() {
+MappedFile::~MappedFile() {
   sigaction(SIGBUS, &g_old_bus, nullptr);
   g_begin = nullptr;
   g_end = nullptr;
@@ -84,17 +83,16 @@ MappedInput::~MappedInput() {
   g_in_use = false;
 }
 
-bytes_view MappedInput::data() const { return bytes_view(map_ + skip_, map_len_ - skip_); }
+bytes_view MappedFile::data() const { return bytes_view(map_ + skip_, map_len_ - skip_); }
 
-void MappedInput::release_before(std::uint64_t offset) const {
+void MappedFile::release_before(std::uint64_t offset) const {
   const std::uintptr_t end = (skip_ + offset) & ~(page_size() - 1);
   if (end > 0) madvise(map_, std::min<std::size_t>(end, map_len_), MADV_DONTNEED);  // refaulted if ever read again
 }
 
-void MappedInput::throw_if_shrunk() const {
+bool MappedFile::shrunk() const {
   struct stat st {};
-  if (g_shrunk || (fstat(fd_, &st) == 0 && static_cast<std::uint64_t>(st.st_size) < file_size_))
-    throw std::runtime_error("cannot read " + name_ + ": the file shrank while it was being read");
+  return g_shrunk || (fstat(fd_, &st) == 0 && static_cast<std::uint64_t>(st.st_size) < file_size_);
 }
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel
