@@ -110,7 +110,7 @@ class CipherStream {
   /// Input bytes taken so far.
   std::uint64_t bytes_in() const;
 
-  /// The stream's internals (src/api/cipher_stream_state.hpp); opaque here.
+  /// The stream's internals (src/stream/cipher_stream_state.hpp); opaque here.
   struct State;
 
  private:

@@ -38,7 +38,7 @@ void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, 
 
 /// GCM with one key over a message given in pieces: each piece's counter mode and GHASH split into chunks over host
 /// threads as above, the partial hashes folded into one running hash, the tag at the end. run_split_gcm_job is one
-/// piece; CipherStream (src/api/cipher_stream.cpp) feeds many. The state (H, J0, E(J0), the hash) is wiped with it.
+/// piece; CipherStream (src/stream/cipher_stream.cpp) feeds many. The state (H, J0, E(J0), the hash) is wiped with it.
 class GcmStreamState {
  public:
   /// Derives H, J0 and E(J0) from `key` (which must outlive the state) and `iv`, and hashes `aad`.

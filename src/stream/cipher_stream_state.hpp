@@ -1,6 +1,6 @@
 // The state behind a CipherStream (include/cryptaccel/stream.hpp), shared by its two drivers: update()/finish(),
-// which collect the caller's pieces into one batch buffer (src/api/cipher_stream.cpp), and pipe(), which reads,
-// processes and writes whole batches in a pool of buffers on three threads (src/api/stream_pipeline.cpp). Both hand
+// which collect the caller's pieces into one batch buffer (src/stream/cipher_stream.cpp), and pipe(), which reads,
+// processes and writes whole batches in a pool of buffers on three threads (src/stream/stream_pipeline.cpp). Both hand
 // the same two operations a span of input: crypt() for a batch in the middle of the stream, crypt_last() for its end.
 #pragma once
 #include <cstddef>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algo/block_modes.hpp"
-#include "api/cipher_stream_state.hpp"
+#include "stream/cipher_stream_state.hpp"
 #include "api/ct.hpp"
 #include "api/job_failure.hpp"
 #include "api/secret_buffer.hpp"

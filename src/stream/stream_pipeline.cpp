@@ -27,8 +27,8 @@
 #include <thread>
 #include <vector>
 
-#include "api/cipher_stream_state.hpp"
-#include "api/mapped_file.hpp"
+#include "stream/cipher_stream_state.hpp"
+#include "stream/mapped_file.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/stream.hpp"
 

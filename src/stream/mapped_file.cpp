@@ -1,4 +1,4 @@
-#include "api/mapped_file.hpp"
+#include "stream/mapped_file.hpp"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
