@@ -13,6 +13,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -54,6 +55,50 @@ void note(const CrackOptions& o, const std::string& text) {
   std::fprintf(stderr, "cryptaccel crack: %s\n", text.c_str());
 }
 
+/// Loads every -r file, skipping (with a warning unless -q) the rules hashcat would skip too, and stacks the files
+/// as hashcat does. No -r: no rules.
+std::vector<Rule> load_rules(const CrackOptions& o) {
+  std::vector<std::vector<Rule>> lists;
+  for (const std::string& path : o.rules_files) {
+    lists.push_back(load_rule_file(path, [&](std::size_t line, const std::string& rule, const std::string& reason) {
+      if (o.quiet) return;
+      std::fprintf(stderr, "cryptaccel crack: skipping invalid or unsupported rule in %s on line %zu: %s (%s)\n",
+                   path.c_str(), line, rule.c_str(), reason.c_str());
+    }));
+  }
+  return lists.empty() ? std::vector<Rule>{} : stack_rules(lists);
+}
+
+/// hex of `plain` (--outfile-format 3).
+std::string hex_of(std::string_view plain) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : plain) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+/// A find's line in the --outfile-format fields, joined with ':'.
+std::string find_line(const CrackOptions& o, const Target& t, const Find& f, double started_unix) {
+  std::string line;
+  for (std::size_t i = 0; i < o.outfile_format.size(); ++i) {
+    if (i) line += ':';
+    switch (o.outfile_format[i]) {
+      case OutfileField::hash: line += t.hash; break;
+      case OutfileField::plain: line += encode_plain(f.plain); break;
+      case OutfileField::hex_plain: line += hex_of(f.plain); break;
+      case OutfileField::crack_pos: line += std::to_string(f.position); break;
+      case OutfileField::timestamp_absolute: line += std::to_string(static_cast<long long>(std::time(nullptr))); break;
+      case OutfileField::timestamp_relative:
+        line += std::to_string(static_cast<long long>(static_cast<double>(std::time(nullptr)) - started_unix));
+        break;
+    }
+  }
+  return line;
+}
+
 /// Writes `text` to stdout, or to -o through a temporary file and rename (--show, --left, --stdout).
 void publish(const CrackOptions& o, const std::string& text) {
   AtomicOutput out(o.outfile);
@@ -61,9 +106,7 @@ void publish(const CrackOptions& o, const std::string& text) {
 }
 
 int run_stdout(const CrackOptions& o) {
-  std::vector<Rule> rules;
-  if (!o.rules_file.empty()) rules = load_rule_file(o.rules_file);
-  CandidateSource source(o.wordlist, std::move(rules));
+  CandidateSource source(o.wordlist, load_rules(o));
   CandidateBatch batch;
   std::string text;
   while (source.fill(batch, 65536)) {
@@ -89,7 +132,10 @@ std::string listing(const CrackOptions& o, const std::vector<Target>& targets, c
     if ((plain != nullptr) != o.show) continue;
     if (!t.user.empty()) text += t.user + ":";
     text += t.hash;
-    if (o.show) text += ":" + encode_plain(*plain);
+    if (o.show) {
+      text += ':';
+      text += encode_plain(*plain);
+    }
     text += '\n';
   }
   return text;
@@ -142,20 +188,21 @@ std::size_t max_jobs_for(const std::string& engine) {
 }
 
 int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::vector<bool>& cracked, Potfile* pot) {
-  std::vector<Rule> rules;
-  if (!o.rules_file.empty()) rules = load_rule_file(o.rules_file);
+  std::vector<Rule> rules = load_rules(o);
   const std::size_t per_word = rules.empty() ? 1 : rules.size();
-  const std::uint64_t words = count_wordlist_lines(o.wordlist);
+  const std::optional<std::uint64_t> words = count_wordlist_lines(o.wordlist);  // nothing: stdin
   CandidateSource source(o.wordlist, std::move(rules));
 
   Search search(targets, cracked, o.engine, o.threads);
   std::uint64_t recovered = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
+  const std::string word_count = words ? std::to_string(*words) + " words" : std::string("words from stdin");
   note(o, std::to_string(targets.size()) + " hashes (" + std::to_string(search.total_groups()) +
               " distinct settings) to search, " + std::to_string(recovered) + " already in the potfile; " +
-              std::to_string(words) + " words" +
-              (o.rules_file.empty() ? std::string(" (no rules)")
-                                    : " x " + std::to_string(per_word) + " rules = " + std::to_string(words * per_word) +
-                                          " candidates") +
+              word_count +
+              (o.rules_files.empty()
+                   ? std::string(" (no rules)")
+                   : " x " + std::to_string(per_word) + " rules" +
+                         (words ? " = " + std::to_string(*words * per_word) + " candidates" : std::string())) +
               "; engine " + search.engine_used());
 
   install_stop_handlers();
@@ -164,7 +211,7 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
   const auto start = Clock::now();
   status.start(start);
   StatusSnapshot snap;
-  snap.total = words * per_word;
+  if (words) snap.total = *words * per_word;
   snap.targets = targets.size();
   snap.settings = search.total_groups();
   snap.engine = search.engine_used();
@@ -177,7 +224,8 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
     if (snap.elapsed > 0) {
       snap.speed = static_cast<double>(search.hashes_done()) / snap.elapsed;
       const double rate = static_cast<double>(snap.progress) / snap.elapsed;
-      if (rate > 0) snap.eta = static_cast<double>(snap.total - std::min(snap.total, snap.progress)) / rate;
+      if (rate > 0 && snap.total)
+        snap.eta = static_cast<double>(*snap.total - std::min(*snap.total, snap.progress)) / rate;
     }
   };
 
@@ -203,7 +251,7 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
       const Target& t = targets[f.target];
       if (!reported.insert(t.hash).second) continue;
       if (pot != nullptr) pot->add(t.hash, f.plain);
-      const std::string line = t.hash + ":" + encode_plain(f.plain);
+      const std::string line = find_line(o, t, f, snap.time_start);
       if (to_stdout) {
         status.clear_live();
         std::fprintf(stdout, "%s\n", line.c_str());
@@ -235,9 +283,26 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
 
 int run(const CrackOptions& o) {
   if (o.stdout_only) return run_stdout(o);
+  for (const std::string& option : o.ignored) note(o, option + " is accepted for hashcat command lines and changes nothing here");
   const HashFile file = load_hash_file(o.hash_file, o.mode);
-  for (const BadLine& bad : file.bad)
-    std::fprintf(stderr, "%s:%zu: %s\n", o.hash_file.c_str(), bad.line, bad.reason.c_str());
+  std::size_t without_hash = 0;
+  for (const BadLine& bad : file.bad) {
+    switch (bad.kind) {
+      case BadLineKind::unusable:  // an error in the input: always said
+        std::fprintf(stderr, "%s:%zu: %s\n", o.hash_file.c_str(), bad.line, bad.reason.c_str());
+        break;
+      case BadLineKind::no_password_hash:  // locked and system accounts: normal, counted in one note
+        ++without_hash;
+        break;
+      case BadLineKind::empty_password:  // a finding: always said, on its own line
+        std::fprintf(stderr, "cryptaccel crack: %s:%zu: account '%s' has an empty password field: it needs no password\n",
+                     o.hash_file.c_str(), bad.line, bad.user.c_str());
+        break;
+    }
+  }
+  if (without_hash)
+    note(o, std::to_string(without_hash) + (without_hash == 1 ? " account has" : " accounts have") +
+                " no password hash (locked, disabled or shadowed): skipped");
   if (file.targets.empty()) throw std::runtime_error(o.hash_file + ": no usable hashes");
 
   std::unique_ptr<Potfile> pot;
@@ -257,7 +322,7 @@ int run(const CrackOptions& o) {
     AtomicOutput probe(o.outfile);
   }
   if (std::all_of(cracked.begin(), cracked.end(), [](bool c) { return c; })) {
-    // Still check the wordlist, so that a typo is reported rather than hidden by the potfile.
+    // Still check the wordlist, so that a typo is reported rather than hidden by the potfile (stdin: nothing to check).
     count_wordlist_lines(o.wordlist);
     note(o, "all " + std::to_string(cracked.size()) + " hashes are in the potfile already (see --show)");
     return kExitCracked;

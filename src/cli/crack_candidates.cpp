@@ -19,6 +19,7 @@ bool CandidateSource::fill(CandidateBatch& batch, std::size_t max) {
     }
     for (; next_rule_ < per_word && batch.size() < max; ++next_rule_) {
       ++batch.consumed;
+      const std::uint64_t position = position_++;
       const std::size_t offset = batch.arena.size();
       if (rules_.empty()) {
         batch.arena += word_;
@@ -28,6 +29,7 @@ bool CandidateSource::fill(CandidateBatch& batch, std::size_t max) {
         batch.arena += *candidate;
       }
       batch.spans.emplace_back(offset, batch.arena.size() - offset);
+      batch.positions.push_back(position);
     }
   }
   return batch.consumed > 0;

@@ -18,11 +18,12 @@ namespace cryptaccel::cli::crack {
 struct CandidateBatch {
   std::string arena;                                       ///< every candidate's bytes
   std::vector<std::pair<std::size_t, std::size_t>> spans;  ///< (offset, length) of each candidate in arena
+  std::vector<std::uint64_t> positions;  ///< each candidate's (word, rule) index from the start: word x rules + rule
   std::uint64_t consumed = 0;  ///< (word, rule) pairs used up, including words a rule could not mangle (too long)
 
   std::size_t size() const { return spans.size(); }
   std::string_view at(std::size_t i) const { return std::string_view(arena).substr(spans[i].first, spans[i].second); }
-  void clear() { arena.clear(); spans.clear(); consumed = 0; }
+  void clear() { arena.clear(); spans.clear(); positions.clear(); consumed = 0; }
 };
 
 /// Words × rules (no rules: each word once, as it is).
@@ -42,6 +43,7 @@ class CandidateSource {
   std::string word_;          ///< the current word (copied: the reader's view moves on)
   std::size_t next_rule_ = 0; ///< next rule to apply to word_; rules_.size() (or 1 without rules) when done
   bool have_word_ = false;
+  std::uint64_t position_ = 0;  ///< (word, rule) pairs handed out so far
 };
 
 }  // namespace cryptaccel::cli::crack

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
@@ -12,6 +13,12 @@ namespace {
 const char* kFooter = R"(Hash lines: /etc/shadow ("user:$6$salt$hash:..."), bare "$6$[rounds=N$]salt$hash" / "$5$...", hex
 digests ("hex" or "user:hex"). Without -m the mode is read from each line: $5$ / $6$, 128 hex digits = sha512;
 64 hex digits need -m (sha256, sha3-256 and sm3 all have 32-byte digests).
+Without a WORDLIST (or with "-") the candidates are read from stdin, as hashcat does. Repeated -r stack the rule
+files as hashcat does (every combination, the first file varying fastest). hashcat's -a 0 is accepted (the only
+attack mode); -O, -w N, --force and --username are accepted and change nothing here (user names are recognised
+without --username). Rules hashcat cannot run either (M X 4 6 and the reject functions) are skipped with a warning.
+--outfile-format takes hashcat's numbers: 1 hash, 2 plain, 3 hex_plain, 4 crack_pos, 5 timestamp absolute,
+6 timestamp relative (comma-separated; default 1,2).
 Exit status: 0 all cracked, 1 exhausted, 2 aborted (Ctrl-C, SIGTERM), 255 error.
 
 Examples:
@@ -19,7 +26,24 @@ Examples:
   cryptaccel crack -m sha256 hashes.txt words.txt --engine cpu -o found.txt
   cryptaccel crack shadow.txt --show
   cryptaccel crack --stdout words.txt -r rules/cryptaccel-small.rule | head
+  crunch 6 6 abc123 | cryptaccel crack -m sha256 hashes.txt -r best64.rule -r toggles1.rule
 )";
+
+/// Parses --outfile-format: hashcat's field numbers 1-6, comma-separated.
+std::vector<OutfileField> parse_outfile_format(const std::string& text) {
+  std::vector<OutfileField> fields;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    if (item.size() != 1 || item[0] < '1' || item[0] > '6')
+      throw std::invalid_argument("--outfile-format: '" + item + "' is not one of 1-6 (hash, plain, hex_plain, "
+                                  "crack_pos, timestamp absolute, timestamp relative)");
+    fields.push_back(static_cast<OutfileField>(item[0] - '0'));
+    at = comma + 1;
+  }
+  return fields;
+}
 
 }  // namespace
 
@@ -27,15 +51,32 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
   CrackOptions o;
   std::string mode;
   double timer = 0;
+  int attack_mode = 0;
+  int workload = 0;
+  bool optimized = false, force = false, username = false;
+  std::string outfile_format;
   CLI::App app{"Dictionary attack on sha512crypt/sha256crypt and raw SHA-256/SHA-512/SHA3-256/SM3 hashes, with "
                "hashcat's potfile, --show/--left, rules and exit codes.",
                "cryptaccel crack"};
   app.get_formatter()->column_width(30);
   app.add_option("hashfile", o.hash_file, "the hashes to crack")->type_name("HASHFILE");
-  app.add_option("wordlist", o.wordlist, "candidate passwords, one per line (not needed with --show/--left)")
+  app.add_option("wordlist", o.wordlist,
+                 "candidate passwords, one per line; none or '-': stdin (not needed with --show/--left)")
       ->type_name("WORDLIST");
-  app.add_option("-r,--rules", o.rules_file, "hashcat rule file: every rule is applied to every word")
-      ->type_name("FILE");
+  app.add_option("-r,--rules", o.rules_files,
+                 "hashcat rule file: every rule is applied to every word; repeat to stack files")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
+  app.add_option("-a,--attack-mode", attack_mode, "hashcat's attack mode: only 0 (straight: a wordlist, rules)")
+      ->type_name("N");
+  app.add_flag("-O,--optimized-kernel-enable", optimized, "accepted for hashcat command lines; no effect");
+  app.add_option("-w,--workload-profile", workload, "accepted for hashcat command lines (1-4); no effect")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4));
+  app.add_flag("--force", force, "accepted for hashcat command lines; no effect");
+  app.add_flag("--username", username, "accepted for hashcat command lines: user:hash lines are recognised anyway");
+  app.add_option("--outfile-format", outfile_format, "fields of a find's line, hashcat's 1-6 (default 1,2)")
+      ->type_name("N[,N...]");
   app.add_option("-m,--hash-type", mode,
                  "sha512crypt, sha256crypt, sha256, sha512, sha3-256, sm3 (or hashcat's 1800, 7400, 1400, 1700, "
                  "17400); default: from the lines")
@@ -70,11 +111,18 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
     app.parse(reversed);
     if (!mode.empty()) o.mode = parse_hash_mode(mode);
+    if (attack_mode != 0)
+      throw std::invalid_argument("attack mode " + std::to_string(attack_mode) +
+                                  " is not supported: only -a 0 (straight: a wordlist with optional rules)");
+    if (!outfile_format.empty()) o.outfile_format = parse_outfile_format(outfile_format);
+    if (optimized) o.ignored.push_back("-O");
+    if (workload != 0) o.ignored.push_back("-w");
+    if (force) o.ignored.push_back("--force");
+    if (username) o.ignored.push_back("--username");
     if (timer > 0) o.status_timer = timer;
     if (o.status_json) o.status = true;
-    if (o.stdout_only) {
-      if (o.hash_file.empty() || !o.wordlist.empty())
-        throw std::invalid_argument("--stdout takes one WORDLIST and no HASHFILE");
+    if (o.stdout_only) {  // --stdout [WORDLIST]: no HASHFILE, the one positional (if any) is the wordlist
+      if (!o.wordlist.empty()) throw std::invalid_argument("--stdout takes one WORDLIST (or stdin) and no HASHFILE");
       o.wordlist = std::move(o.hash_file);
       o.hash_file.clear();
       return o;
@@ -83,8 +131,6 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
     if (o.show && o.left) throw std::invalid_argument("--show and --left exclude each other");
     if ((o.show || o.left) && o.potfile_disable)
       throw std::invalid_argument("--show and --left read the potfile: not with --potfile-disable");
-    if (!o.show && !o.left && o.wordlist.empty())
-      throw std::invalid_argument("a WORDLIST is required (except with --show or --left)");
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help
       std::printf("%s", app.help().c_str());

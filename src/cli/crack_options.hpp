@@ -17,10 +17,13 @@ inline constexpr int kExitAborted = 2;
 inline constexpr int kExitError = 255;
 
 /// Everything `cryptaccel crack` was asked to do.
+/// One field of a find's output line (hashcat's --outfile-format numbers 1-6).
+enum class OutfileField { hash = 1, plain, hex_plain, crack_pos, timestamp_absolute, timestamp_relative };
+
 struct CrackOptions {
   std::string hash_file;
-  std::string wordlist;                 ///< required unless --show / --left
-  std::string rules_file;               ///< --rules / -r
+  std::string wordlist;                 ///< "" or "-": stdin (hashcat reads stdin when no wordlist is given)
+  std::vector<std::string> rules_files; ///< --rules / -r, repeatable: stacked as hashcat stacks them
   std::optional<HashMode> mode;         ///< -m; nothing: detect from each line
   std::string engine = "auto";
   std::string potfile_path;             ///< --potfile-path (empty: the default path)
@@ -35,6 +38,11 @@ struct CrackOptions {
   bool quiet = false;
   bool stdout_only = false;             ///< --stdout: print the candidates, crack nothing
   std::size_t batch = 0;                ///< --batch: fixed candidates per batch (0: adaptive)
+  /// --outfile-format: the fields of a find's line, joined with ':' (default hash:plain, hashcat's 1,2).
+  std::vector<OutfileField> outfile_format{OutfileField::hash, OutfileField::plain};
+  /// hashcat options accepted for command-line compatibility that change nothing here (-O, -w, --force,
+  /// --username), named for the note that says so.
+  std::vector<std::string> ignored;
 };
 
 /// Parses the arguments after "crack". Returns nothing after printing --help (exit 0) or a usage error

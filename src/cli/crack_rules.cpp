@@ -205,7 +205,7 @@ std::optional<std::string> apply_rule(const Rule& rule, std::string_view word) {
   return w;
 }
 
-std::vector<Rule> load_rule_file(const std::string& path) {
+std::vector<Rule> load_rule_file(const std::string& path, const SkippedRule& skipped) {
   require_readable_file(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": " + std::strerror(errno));
@@ -219,12 +219,37 @@ std::vector<Rule> load_rule_file(const std::string& path) {
     try {
       rules.push_back(parse_rule(line));
     } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(path + ":" + std::to_string(number) + ": " + e.what());
+      if (skipped) skipped(number, line, e.what());
     }
   }
   if (in.bad()) throw std::runtime_error(path + ": read error");
-  if (rules.empty()) throw std::runtime_error(path + ": no rules in the file");
+  if (rules.empty()) throw std::runtime_error(path + ": no usable rules in the file");
   return rules;
+}
+
+std::vector<Rule> stack_rules(const std::vector<std::vector<Rule>>& lists, std::size_t max_rules) {
+  if (lists.size() == 1) return lists.front();
+  std::size_t total = 1;
+  for (const std::vector<Rule>& list : lists) {
+    if (list.empty()) return {};
+    if (total > max_rules / list.size())
+      throw std::runtime_error("the stacked rule files make more than " + std::to_string(max_rules) + " rules");
+    total *= list.size();
+  }
+  std::vector<Rule> out;
+  out.reserve(total);
+  for (std::size_t k = 0; k < total; ++k) {
+    Rule combined;
+    std::size_t rest = k;
+    for (const std::vector<Rule>& list : lists) {  // the first list varies fastest
+      const Rule& part = list[rest % list.size()];
+      rest /= list.size();
+      combined.ops.insert(combined.ops.end(), part.ops.begin(), part.ops.end());
+      combined.text += (combined.text.empty() ? "" : " ") + part.text;
+    }
+    out.push_back(std::move(combined));
+  }
+  return out;
 }
 
 }  // namespace cryptaccel::cli::crack

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,9 +36,19 @@ Rule parse_rule(std::string_view text);
 /// (kRuleMaxLength). Case functions act on ASCII letters only, as hashcat's.
 std::optional<std::string> apply_rule(const Rule& rule, std::string_view word);
 
+/// Told about a rule line that load_rule_file skips: its 1-based line number, its text and why.
+using SkippedRule = std::function<void(std::size_t line, const std::string& rule, const std::string& reason)>;
+
 /// Reads a rule file: one rule per line; blank lines and lines starting with '#' are skipped; "\r\n" is accepted.
-/// Throws std::runtime_error "FILE:LINE: reason" for a malformed or unsupported rule, or "FILE: reason" when the
-/// file cannot be read. A file with no rule at all is an error too.
-std::vector<Rule> load_rule_file(const std::string& path);
+/// A malformed or unsupported rule is skipped and reported to `skipped`, as hashcat skips it ("Skipping invalid or
+/// unsupported rule"; hashcat's memory and reject functions M X 4 6 < > ! / ( ) = % Q are among those, which hashcat
+/// itself cannot convert for its devices and skips). Throws std::runtime_error "FILE: reason" when the file cannot
+/// be read or holds no usable rule.
+std::vector<Rule> load_rule_file(const std::string& path, const SkippedRule& skipped);
+
+/// Stacks rule lists as hashcat stacks repeated -r: every combination of one rule from each list, applied in the
+/// order of the lists, the first list varying fastest (-r A -r B gives A0+B0, A1+B0, ..., A0+B1, ...). One list is
+/// returned as it is. Throws std::runtime_error when the product exceeds `max_rules`.
+std::vector<Rule> stack_rules(const std::vector<std::vector<Rule>>& lists, std::size_t max_rules = std::size_t{1} << 22);
 
 }  // namespace cryptaccel::cli::crack

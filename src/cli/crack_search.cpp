@@ -68,7 +68,7 @@ void Search::check_hits(Group& group, const std::uint8_t* digests, const Candida
     key.assign(reinterpret_cast<const char*>(digests + c * group.digest_size), group.digest_size);
     const auto it = group.pending.find(key);
     if (it == group.pending.end()) continue;
-    for (std::size_t target : it->second) finds.push_back({target, std::string(batch.at(c))});
+    for (std::size_t target : it->second) finds.push_back({target, std::string(batch.at(c)), batch.positions[c]});
     group.pending.erase(it);
   }
   if (group.pending.empty()) --active_;

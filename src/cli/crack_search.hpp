@@ -20,6 +20,7 @@ namespace cryptaccel::cli::crack {
 struct Find {
   std::size_t target = 0;
   std::string plain;
+  std::uint64_t position = 0;  ///< the candidate's (word, rule) index (CandidateBatch::positions)
 };
 
 /// Hashes candidate batches against the uncracked targets.

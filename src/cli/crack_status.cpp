@@ -47,8 +47,11 @@ std::string format_speed(double hs) {
 
 std::string status_line(const StatusSnapshot& s) {
   char progress[96];
-  std::snprintf(progress, sizeof progress, "%llu/%llu (%.2f%%)", static_cast<unsigned long long>(s.progress),
-                static_cast<unsigned long long>(s.total), percent(s.progress, s.total));
+  if (s.total)
+    std::snprintf(progress, sizeof progress, "%llu/%llu (%.2f%%)", static_cast<unsigned long long>(s.progress),
+                  static_cast<unsigned long long>(*s.total), percent(s.progress, *s.total));
+  else  // a wordlist on stdin: no total
+    std::snprintf(progress, sizeof progress, "%llu", static_cast<unsigned long long>(s.progress));
   char recovered[96];
   std::snprintf(recovered, sizeof recovered, "%llu/%llu (%.2f%%)", static_cast<unsigned long long>(s.recovered),
                 static_cast<unsigned long long>(s.targets), percent(s.recovered, s.targets));
@@ -62,8 +65,9 @@ std::string status_line(const StatusSnapshot& s) {
 std::string status_json(const StatusSnapshot& s) {
   nlohmann::json j;
   j["status"] = s.state;
-  j["progress"] = {s.progress, s.total};
-  j["progress_percent"] = std::round(percent(s.progress, s.total) * 100.0) / 100.0;
+  j["progress"] = {s.progress, s.total ? nlohmann::json(*s.total) : nlohmann::json(nullptr)};
+  j["progress_percent"] = s.total ? nlohmann::json(std::round(percent(s.progress, *s.total) * 100.0) / 100.0)
+                                  : nlohmann::json(nullptr);
   j["speed_hs"] = std::round(s.speed * 10.0) / 10.0;
   j["elapsed_s"] = std::round(s.elapsed * 1000.0) / 1000.0;
   j["eta_s"] = s.eta ? nlohmann::json(std::round(*s.eta * 10.0) / 10.0) : nlohmann::json(nullptr);

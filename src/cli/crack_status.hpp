@@ -11,7 +11,7 @@ namespace cryptaccel::cli::crack {
 struct StatusSnapshot {
   std::string state = "running";   ///< "running", then "cracked", "exhausted" or "aborted" (hashcat's words)
   std::uint64_t progress = 0;      ///< candidates (word × rule) tried
-  std::uint64_t total = 0;         ///< candidates in all (words × rules)
+  std::optional<std::uint64_t> total;  ///< candidates in all (words × rules); unknown for a wordlist on stdin
   double speed = 0;                ///< hashes per second (candidates × settings still searched)
   double elapsed = 0;              ///< seconds since the search started
   std::optional<double> eta;       ///< seconds left at the current candidate rate (unknown before the first batch)
@@ -27,7 +27,8 @@ struct StatusSnapshot {
 /// Engine: cpu".
 std::string status_line(const StatusSnapshot& s);
 
-/// One JSON object (no newline): {"status", "progress": [done, total], "progress_percent", "speed_hs",
+/// One JSON object (no newline): {"status", "progress": [done, total] (total null when unknown),
+/// "progress_percent" (null when unknown), "speed_hs",
 /// "elapsed_s", "eta_s" (null when unknown), "recovered_hashes": [n, m], "recovered_settings": [n, m], "engine",
 /// "time_start", "estimated_stop" (null when unknown)}.
 std::string status_json(const StatusSnapshot& s);

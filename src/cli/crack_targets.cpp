@@ -12,6 +12,9 @@
 namespace cryptaccel::cli::crack {
 namespace {
 
+constexpr const char* kEmptyHashField = "empty hash field";
+constexpr const char* kNoPasswordHash = "no password hash (locked, disabled or shadowed account)";
+
 struct ModeName {
   HashMode mode;
   std::string_view name;
@@ -80,9 +83,8 @@ std::variant<Target, std::string> parse_hash(std::string_view hash, std::optiona
     return t;
   }
   if (hash.starts_with("$")) return std::string("unsupported hash type (only $5$ and $6$ SHA-crypt)");
-  if (hash.empty()) return std::string("empty hash field");
-  if (hash == "*" || hash.starts_with("!") || hash == "x")
-    return std::string("no password hash (locked, disabled or shadowed account)");
+  if (hash.empty()) return std::string(kEmptyHashField);
+  if (hash == "*" || hash.starts_with("!") || hash == "x") return std::string(kNoPasswordHash);
   if (!all_hex(hash)) return std::string("not a SHA-crypt hash or a hex digest");
   if (forced) {
     if (is_crypt(*forced)) return std::string("a hex digest, but -m is ") + std::string(hash_mode_name(*forced));
@@ -157,7 +159,12 @@ HashFile load_hash_file(const std::string& path, std::optional<HashMode> forced)
       t->line = number;
       file.targets.push_back(std::move(*t));
     } else {
-      file.bad.push_back({number, std::get<std::string>(parsed)});
+      BadLine bad{number, std::get<std::string>(parsed)};
+      const std::size_t colon = line.find(':');
+      if (colon != std::string::npos) bad.user = line.substr(0, colon);
+      if (bad.reason == kNoPasswordHash) bad.kind = BadLineKind::no_password_hash;
+      if (bad.reason == kEmptyHashField && !bad.user.empty()) bad.kind = BadLineKind::empty_password;
+      file.bad.push_back(std::move(bad));
     }
   }
   if (in.bad()) throw std::runtime_error(path + ": read error");

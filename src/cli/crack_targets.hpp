@@ -37,10 +37,17 @@ struct Target {
   bytes digest;                ///< the raw digest to find
 };
 
+/// Why a line gives no target: a malformed or unsupported line (an error in the input), an account without a password
+/// hash ('*', '!...', 'x': locked, disabled or shadowed, normal in /etc/shadow), or an account whose password field is
+/// empty (it logs in without a password: a finding in itself).
+enum class BadLineKind { unusable, no_password_hash, empty_password };
+
 /// A line that could not be used: "LINE: reason" (the caller prefixes the file name).
 struct BadLine {
   std::size_t line = 0;
   std::string reason;
+  BadLineKind kind = BadLineKind::unusable;
+  std::string user;  ///< the user field, where the line has one
 };
 
 /// Parses one non-empty line. `forced`: the -m mode (every line must be of it), or nothing to detect the mode from

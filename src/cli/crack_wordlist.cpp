@@ -12,14 +12,21 @@ namespace {
 constexpr std::size_t kBlock = std::size_t{1} << 20;
 }
 
-WordlistReader::WordlistReader(const std::string& path) : path_(path), buffer_(kBlock) {
+bool is_stdin_wordlist(const std::string& path) { return path.empty() || path == "-"; }
+
+WordlistReader::WordlistReader(const std::string& path)
+    : path_(is_stdin_wordlist(path) ? "stdin" : path), buffer_(kBlock) {
+  if (is_stdin_wordlist(path)) {
+    file_ = stdin;
+    return;
+  }
   require_readable_file(path);
   file_ = std::fopen(path.c_str(), "rb");
   if (file_ == nullptr) throw std::runtime_error(path + ": " + std::strerror(errno));
 }
 
 WordlistReader::~WordlistReader() {
-  if (file_ != nullptr) std::fclose(file_);
+  if (file_ != nullptr && file_ != stdin) std::fclose(file_);
 }
 
 bool WordlistReader::refill() {
@@ -64,7 +71,8 @@ bool WordlistReader::next(std::string_view& word) {
   }
 }
 
-std::uint64_t count_wordlist_lines(const std::string& path) {
+std::optional<std::uint64_t> count_wordlist_lines(const std::string& path) {
+  if (is_stdin_wordlist(path)) return std::nullopt;
   require_readable_file(path);
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) throw std::runtime_error(path + ": " + std::strerror(errno));

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,8 @@ namespace cryptaccel::cli::crack {
 /// Reads a wordlist in large blocks and hands out its lines.
 class WordlistReader {
  public:
-  /// Opens `path`. Throws std::runtime_error "PATH: reason" when it cannot be read (missing, directory, ...).
+  /// Opens `path` ("" or "-": stdin). Throws std::runtime_error "PATH: reason" when it cannot be read (missing,
+  /// directory, ...).
   explicit WordlistReader(const std::string& path);
   WordlistReader(const WordlistReader&) = delete;
   WordlistReader& operator=(const WordlistReader&) = delete;
@@ -33,7 +35,11 @@ class WordlistReader {
   bool eof_ = false;
 };
 
-/// Number of lines `WordlistReader` would hand out for `path` (one fast pass). Throws as WordlistReader.
-std::uint64_t count_wordlist_lines(const std::string& path);
+/// Whether `path` names stdin ("" or "-").
+bool is_stdin_wordlist(const std::string& path);
+
+/// Number of lines `WordlistReader` would hand out for `path` (one fast pass); nothing for stdin, which cannot be
+/// read twice. Throws as WordlistReader.
+std::optional<std::uint64_t> count_wordlist_lines(const std::string& path);
 
 }  // namespace cryptaccel::cli::crack
