@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <memory>
+#include <optional>
 #include <new>
 #include <string>
 #include <string_view>
@@ -133,10 +136,70 @@ std::string result_name(const std::string& name) {
   return out;
 }
 
+/// The parsers and digesters of a --check run, one per algorithm met. Without -a, a BSD-style line ("TAG (NAME) =
+/// HEX") is checked with its tag's algorithm, as `cksum -c` does; every other line with the -a algorithm (default
+/// sha256), as sha256sum does. Digesters answer in order only among themselves, so the one in use is flushed before
+/// another takes over: results stay in line order.
+class Checkers {
+ public:
+  explicit Checkers(const hash::HashOptions& opt) : opt_(opt) {}
+
+  struct Entry {
+    hash::CheckLineParser parser;  // one per algorithm for the run: the GNU / reversed-BSD choice carries over
+    hash::Digester digester;
+  };
+
+  /// The algorithm a line is checked with.
+  HashAlgorithm algorithm_of(std::string_view line) const {
+    if (opt_.algorithm_given) return opt_.algorithm;
+    std::size_t i = 0;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i < line.size() && line[i] == '\\') ++i;
+    const std::string_view rest = line.substr(i);
+    std::optional<HashAlgorithm> best;
+    std::size_t best_length = 0;
+    for (const std::string& name : hash_names()) {  // the longest tag wins: "SHA512/224" over "SHA512"
+      const HashInfo& info = hash_info(parse_hash(name));
+      const std::string_view tag = info.display_name;
+      if (rest.size() > tag.size() && rest.starts_with(tag) && (rest[tag.size()] == ' ' || rest[tag.size()] == '(') &&
+          tag.size() > best_length) {
+        best = info.algorithm;
+        best_length = tag.size();
+      }
+    }
+    return best.value_or(opt_.algorithm);
+  }
+
+  /// The entry of `algorithm`, created on first use; the entry used before is flushed when another takes over.
+  Entry& use(HashAlgorithm algorithm) {
+    if (current_ && *current_ != algorithm) entries_.at(*current_)->digester.flush();
+    current_ = algorithm;
+    auto& slot = entries_[algorithm];
+    if (!slot) {
+      const HashInfo& info = hash_info(algorithm);
+      hash::CheckFormat format;
+      format.tag = std::string(info.display_name);
+      format.hex_digits = info.xof ? 2 * opt_.length.value_or(0) : 2 * info.digest_size;
+      slot = std::make_unique<Entry>(Entry{hash::CheckLineParser(format),
+                                           hash::Digester(algorithm, opt_.engine, digester_limits())});
+    }
+    return *slot;
+  }
+
+  /// Flushes the entry in use (the others were flushed when it took over).
+  void flush() {
+    if (current_) entries_.at(*current_)->digester.flush();
+  }
+
+ private:
+  const hash::HashOptions& opt_;
+  std::map<HashAlgorithm, std::unique_ptr<Entry>> entries_;
+  std::optional<HashAlgorithm> current_;
+};
+
 /// Checks one checksum file (`-`: standard input), as coreutils' digest_check(). Returns true when every listed file
 /// was read and matched (and, with --strict, every line was properly formatted).
-bool check_file(const std::string& check_name, const hash::HashOptions& opt, hash::CheckLineParser& parser,
-                hash::Digester& digester) {
+bool check_file(const std::string& check_name, const hash::HashOptions& opt, Checkers& checkers) {
   const bool is_stdin = check_name == "-";
   const std::string shown = hash::quote_name(is_stdin ? std::string("standard input") : check_name);
   std::FILE* in = is_stdin ? stdin : std::fopen(check_name.c_str(), "r");
@@ -160,7 +223,9 @@ bool check_file(const std::string& check_name, const hash::HashOptions& opt, has
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
 
-    auto parsed = parser.parse(line);
+    Checkers::Entry& entry = checkers.use(checkers.algorithm_of(line));
+    hash::Digester& digester = entry.digester;
+    auto parsed = entry.parser.parse(line);
     if (!parsed || (is_stdin && parsed->file_name == "-")) {
       ++counts.misformatted;
       if (opt.warn) {
@@ -196,7 +261,7 @@ bool check_file(const std::string& check_name, const hash::HashOptions& opt, has
     });
   }
   std::free(buffer);
-  digester.flush();
+  checkers.flush();
 
   const bool read_error = std::ferror(in) != 0;
   int close_error = 0;
@@ -236,17 +301,11 @@ bool check_file(const std::string& check_name, const hash::HashOptions& opt, has
 }
 
 bool check_files(const hash::HashOptions& opt) {
-  const HashInfo& info = hash_info(opt.algorithm);
-  hash::CheckFormat format;
-  format.tag = std::string(info.display_name);
-  format.hex_digits = info.xof ? 2 * opt.length.value_or(0) : 2 * info.digest_size;
-  hash::CheckLineParser parser(format);  // one for the run: the GNU / reversed-BSD choice carries over, as in coreutils
-  hash::Digester digester(opt.algorithm, opt.engine, digester_limits());
-
+  Checkers checkers(opt);
   std::vector<std::string> files = opt.files;
   if (files.empty()) files.emplace_back("-");
   bool ok = true;
-  for (const std::string& file : files) ok = check_file(file, opt, parser, digester) && ok;
+  for (const std::string& file : files) ok = check_file(file, opt, checkers) && ok;
   return ok;
 }
 

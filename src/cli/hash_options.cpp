@@ -58,7 +58,8 @@ std::optional<HashOptions> usage_error(const std::string& message = {}) {
 std::optional<std::size_t> parse_length(std::string_view text) {
   std::size_t value = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0) return std::nullopt;
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value == 0 || value > kMaxShakeLength)
+    return std::nullopt;
   return value;
 }
 
@@ -90,13 +91,14 @@ std::string hash_usage() {
          names +
          "\n"
          "                          (any case; '-', '_' and '/' ignored: sha3-256, SHA512/224, shake128)\n"
-         "      --length=N        SHAKE output length in bytes, at least 1 (default 16 for shake128,\n"
+         "      --length=N        SHAKE output length in bytes, 1 to 1048576 (default 16 for shake128,\n"
          "                          32 for shake256); with --check, only lines of that length are\n"
          "                          accepted (without it, SHAKE lines of any length are checked)\n"
          "      --engine=NAME     auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
          "      --list            list the hash algorithms and their digest sizes, and exit\n"
          "  -b, --binary          read in binary mode ('*' before the name; the same on GNU systems)\n"
-         "  -c, --check           read checksums from the FILEs and check them\n"
+         "  -c, --check           read checksums from the FILEs and check them; without -a, BSD-style\n"
+         "                          lines (\"TAG (FILE) = HEX\") use their tag's algorithm, as cksum -c\n"
          "      --tag             create a BSD-style checksum (\"SHA256 (FILE) = HEX\")\n"
          "  -t, --text            read in text mode (default)\n"
          "  -z, --zero            end each output line with NUL, not newline,\n"
@@ -145,6 +147,7 @@ std::optional<HashOptions> parse_hash_options(const std::vector<std::string>& ar
       case 'a':
         try {
           opt.algorithm = parse_hash(optarg);
+          opt.algorithm_given = true;
         } catch (const std::exception& e) {
           return usage_error(e.what());
         }
@@ -170,7 +173,9 @@ std::optional<HashOptions> parse_hash_options(const std::vector<std::string>& ar
         break;
       case kLength: {
         const auto n = parse_length(optarg);
-        if (!n) return usage_error(std::string("invalid length: '") + optarg + "' (a number of bytes, at least 1)");
+        if (!n)
+          return usage_error(std::string("invalid length: '") + optarg + "' (a number of bytes, 1 to " +
+                             std::to_string(kMaxShakeLength) + ")");
         opt.length = *n;
         length_given = true;
         break;

@@ -13,8 +13,13 @@ namespace cryptaccel::cli::hash {
 /// The program name in messages.
 inline constexpr const char* kProgram = "cryptaccel hash";
 
+/// The largest --length (SHAKE output bytes): a checksum needs far less, and a line of 2 MiB of hex is already
+/// unusual; longer outputs are for the library (Hasher::digest), which streams them.
+inline constexpr std::size_t kMaxShakeLength = std::size_t{1} << 20;
+
 struct HashOptions {
   HashAlgorithm algorithm = HashAlgorithm::sha256;
+  bool algorithm_given = false;  ///< -a was given: --check then takes only that algorithm's lines (as sha256sum)
   std::optional<std::size_t> length;  ///< --length: SHAKE output bytes
   std::string engine = "auto";
   bool check = false;

@@ -373,6 +373,7 @@ def test_engine_choice(tmp_path):
     (["--length", "8"], "--length is only supported with SHAKE"),
     (["-a", "shake128", "--length", "0"], "invalid length: '0'"),
     (["-a", "shake128", "--length", "x"], "invalid length: 'x'"),
+    (["-a", "shake128", "--length", str((1 << 20) + 1)], "(a number of bytes, 1 to 1048576)"),
 ])
 def test_bad_algorithm_and_length(args, message):
     proc = ours(*args)
@@ -449,3 +450,53 @@ def test_speed_unknown_algorithm_lists_hashes():
     proc = speed("-a", "sha257", "--seconds", "0.01")
     err = proc.stderr.decode()
     assert proc.returncode == 1 and "unknown algorithm 'sha257'" in err and "sha3-256" in err and "shake128" in err
+
+
+def test_shake_length_limit_is_accepted_at_the_limit(tmp_path):
+    (tmp_path / "f").write_bytes(b"abc")
+    proc = ours("-a", "shake256", "--length", str(1 << 20), "f", cwd=tmp_path)
+    assert proc.returncode == 0
+    assert proc.stdout == f"{hashlib.shake_256(b'abc').hexdigest(1 << 20)}  f\n".encode()
+
+
+CKSUM = shutil.which("cksum")
+
+
+def cksum_knows_tags() -> bool:
+    """coreutils 9 cksum checks BSD-tagged lines with their tag's algorithm (older cksum only does CRC)."""
+    return CKSUM is not None and b"--algorithm" in run([CKSUM, "--help"]).stdout
+
+
+@pytest.mark.skipif(not cksum_knows_tags(), reason="no cksum that checks tagged lines (coreutils >= 9)")
+def test_check_uses_each_tagged_lines_algorithm_as_cksum(tmp_path):
+    """Without -a, BSD-tagged lines ("SHA512 (f) = ...", "SHA3-256 (f) = ...") are checked with their tag's algorithm,
+    as `cksum -c` checks them; in line order, right and wrong digests alike. With -a only that algorithm's lines count
+    (the others are improperly formatted), as `sha256sum -c` and `cksum -a sha256 -c`."""
+    r = rng("tags")
+    names = [f"f{i}" for i in range(6)]
+    for name in names:
+        (tmp_path / name).write_bytes(r.randbytes(r.randrange(0, 3000)))
+    lines = []
+    for i, name in enumerate(names):
+        data = (tmp_path / name).read_bytes()
+        alg, tag = [("sha512", "SHA512"), ("sha256", "SHA256"), ("sha384", "SHA384"), ("sha224", "SHA224")][i % 4]
+        digest = hashlib.new(alg, data).hexdigest()
+        if i == 3:
+            digest = ("0" if digest[0] != "0" else "1") + digest[1:]  # one wrong
+        lines.append(f"{tag} ({name}) = {digest}\n")
+    (tmp_path / "sums").write_text("".join(lines))
+    theirs = run([CKSUM, "-c", "sums"], cwd=tmp_path)
+    mine = ours("-c", "sums", cwd=tmp_path)
+    assert (mine.returncode, mine.stdout) == (theirs.returncode, theirs.stdout), (mine, theirs)
+    assert normalise(mine.stderr, PROG) == normalise(theirs.stderr, CKSUM)
+    theirs = run([CKSUM, "-a", "sha256", "-c", "sums"], cwd=tmp_path)
+    mine = ours("-a", "sha256", "-c", "sums", cwd=tmp_path)
+    assert (mine.returncode, mine.stdout) == (theirs.returncode, theirs.stdout), (mine, theirs)
+    assert normalise(mine.stderr, PROG) == normalise(theirs.stderr, CKSUM)
+    # Tags cksum does not know (SHA-3, SM3, SHA512/224) follow the same rule here; the longest tag wins.
+    data = (tmp_path / "f0").read_bytes()
+    (tmp_path / "more").write_text(f"SHA3-256 (f0) = {hashlib.sha3_256(data).hexdigest()}\n"
+                                   f"SHA512/224 (f0) = {hashlib.new('sha512_224', data).hexdigest()}\n"
+                                   f"{hashlib.sha256(data).hexdigest()}  f0\n")
+    mine = ours("-c", "more", cwd=tmp_path)
+    assert (mine.returncode, mine.stdout, mine.stderr) == (0, b"f0: OK\nf0: OK\nf0: OK\n", b"")
