@@ -21,7 +21,7 @@ namespace cryptaccel::cuda {
 
 /// True when this build has the cuda engine and a CUDA device is usable.
 bool available();
-/// Empty when available(); otherwise a one-line reason ("no CUDA device (cudaGetDeviceCount: ...)", or "cryptaccel
+/// Empty when available(); otherwise a one-line reason ("no NVIDIA GPU found (cudaGetDeviceCount: ...)", or "cryptaccel
 /// was built without CUDA").
 std::string unavailable_reason();
 

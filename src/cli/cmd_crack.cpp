@@ -3,6 +3,7 @@
 // otherwise runs batches of candidates (crack_candidates) through the search (crack_search), recording each find at
 // once and printing the status (crack_status). SIGINT / SIGTERM stop it after the batch in flight (exit 2).
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -141,6 +142,13 @@ std::string listing(const CrackOptions& o, const std::vector<Target>& targets, c
   return text;
 }
 
+/// The width of the terminal on stderr (80 when it cannot be told).
+std::size_t terminal_columns() {
+  struct winsize size {};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col >= 20) return size.ws_col;
+  return 80;
+}
+
 /// Status output: a live line on a terminal, else (with --status) one line or JSON object per interval.
 class StatusPrinter {
  public:
@@ -158,7 +166,8 @@ class StatusPrinter {
     if (json_) {
       std::fprintf(stderr, "%s\n", status_json(s).c_str());
     } else if (tty_) {
-      std::fprintf(stderr, "\r%s\x1b[K%s", status_line(s).c_str(), final ? "\n" : "");
+      // One line that never wraps (a wrapped line cannot be rewritten with \r): cut to the terminal's width - 1.
+      std::fprintf(stderr, "\r%s\x1b[K%s", status_line_compact(s, terminal_columns() - 1).c_str(), final ? "\n" : "");
       live_ = !final;
     } else {
       std::fprintf(stderr, "%s\n", status_line(s).c_str());

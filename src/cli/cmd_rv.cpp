@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "parse_error_text.hpp"
 #include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
 
@@ -183,7 +184,7 @@ int run_rv(const std::vector<std::string>& args) {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
-    report_error(std::string(e.what()) + " (see cryptaccel rv --help)");
+    report_error(parse_error_text(e.what()) + " (see cryptaccel rv --help)");
     return 1;
   }
 

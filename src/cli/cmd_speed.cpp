@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "atomic_output.hpp"
+#include "parse_error_text.hpp"
 #include "commands.hpp"
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/engine.hpp"
@@ -377,7 +378,7 @@ int run_speed(const std::vector<std::string>& args) {
       std::printf("%s", app.help().c_str());
       return 0;
     }
-    report_error(std::string(e.what()) + " (see --help)");
+    report_error(parse_error_text(e.what()) + " (see --help)");
     return 1;
   }
 

@@ -1,5 +1,6 @@
 // Option parsing of `cryptaccel crack` (see crack_options.hpp).
 #include "crack_options.hpp"
+#include "parse_error_text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -137,7 +138,7 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
       exit_code = 0;
       return std::nullopt;
     }
-    std::fprintf(stderr, "cryptaccel crack: %s (see --help)\n", e.what());
+    std::fprintf(stderr, "cryptaccel crack: %s (see --help)\n", parse_error_text(e.what()).c_str());
     exit_code = kExitError;
     return std::nullopt;
   } catch (const std::invalid_argument& e) {

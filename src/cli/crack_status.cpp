@@ -62,6 +62,19 @@ std::string status_line(const StatusSnapshot& s) {
   return line;
 }
 
+std::string status_line_compact(const StatusSnapshot& s, std::size_t columns) {
+  char progress[32];
+  if (s.total)
+    std::snprintf(progress, sizeof progress, "%.2f%%", percent(s.progress, *s.total));
+  else
+    std::snprintf(progress, sizeof progress, "%llu tried", static_cast<unsigned long long>(s.progress));
+  std::string line = capitalised(s.state) + " " + progress + " | " + format_speed(s.speed) + " | ETA " +
+                     (s.eta ? format_duration(*s.eta) : "--:--:--") + " | Recovered " + std::to_string(s.recovered) +
+                     "/" + std::to_string(s.targets) + " | " + format_duration(s.elapsed) + " | " + s.engine;
+  if (line.size() > columns) line.resize(columns);
+  return line;
+}
+
 std::string status_json(const StatusSnapshot& s) {
   nlohmann::json j;
   j["status"] = s.state;

@@ -1,6 +1,7 @@
 // `cryptaccel crack`: the status line (hashcat's progress, speed, ETA and recovered counts on one line) and its
 // JSON form (--status-json).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -26,6 +27,11 @@ struct StatusSnapshot {
 /// "Status: Running | Progress: 1200/5000 (24.00%) | Speed: 12.35 kH/s | ETA: 00:01:05 | Recovered: 3/10 (30.00%) |
 /// Engine: cpu".
 std::string status_line(const StatusSnapshot& s);
+
+/// The live line on a terminal: the same facts, shorter, cut to `columns` (a terminal's width; at most that many
+/// characters, so that the line never wraps): "Running 24.00% | 12.35 kH/s | ETA 00:01:05 | Recovered 3/10 |
+/// 00:00:10 | cpu".
+std::string status_line_compact(const StatusSnapshot& s, std::size_t columns);
 
 /// One JSON object (no newline): {"status", "progress": [done, total] (total null when unknown),
 /// "progress_percent" (null when unknown), "speed_hs",

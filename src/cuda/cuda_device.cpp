@@ -44,8 +44,8 @@ const DeviceQuery& device_query() {
 
 std::string cuda_unavailable_reason() {
   const DeviceQuery& q = device_query();
-  if (!q.error.empty()) return "no CUDA device (cudaGetDeviceCount: " + q.error + ")";
-  if (q.count == 0) return "no CUDA device (cudaGetDeviceCount: 0 devices)";
+  if (!q.error.empty()) return "no NVIDIA GPU found (cudaGetDeviceCount: " + q.error + ")";
+  if (q.count == 0) return "no NVIDIA GPU found (cudaGetDeviceCount: 0 devices)";
   return {};
 }
 

@@ -17,7 +17,7 @@ struct DeviceQuery {
 };
 const DeviceQuery& device_query();
 
-/// Empty when a CUDA device is usable; otherwise "no CUDA device (cudaGetDeviceCount: ...)".
+/// Empty when a CUDA device is usable; otherwise "no NVIDIA GPU found (cudaGetDeviceCount: ...)".
 std::string cuda_unavailable_reason();
 
 class CudaDevice final : public Device {

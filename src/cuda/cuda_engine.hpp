@@ -2,7 +2,7 @@
 //   cuda          constant-time bitsliced AES, SM4, batched hashes and Keccak-f on the GPU
 //   cuda-ttable   the same with shared-memory T-table AES instead: faster, NOT constant time (key- and data-dependent
 //                 shared-memory indices); never chosen by `auto`
-// Both report themselves unavailable without a CUDA device ("no CUDA device (cudaGetDeviceCount: ...)").
+// Both report themselves unavailable without a CUDA device ("no NVIDIA GPU found (cudaGetDeviceCount: ...)").
 #pragma once
 #include "engine/engine.hpp"
 

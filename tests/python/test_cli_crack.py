@@ -650,3 +650,42 @@ def test_sigint_keeps_potfile_valid_and_exits_2(tmp_path):
         assert passlib_hash.sha512_crypt.verify(plain, h)
     assert "Status: Aborted" in err.decode()
     assert found_lines(out) == entries
+
+
+def test_live_status_line_fits_the_terminal(tmp_path):
+    """On a terminal the status is one line rewritten in place: it must never wrap, so it is cut to the terminal's
+    width (here a 60-column pseudo-terminal) and says the essentials in a short form."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    words = dictionary_words(400, start=3)
+    hf = tmp_path / "h.txt"
+    hf.write_text(hashlib.sha256(b"never-in-the-list").hexdigest() + "\n")
+    wl = tmp_path / "w.txt"
+    wl.write_text("\n".join(words) + "\n")
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 60, 0, 0))
+    proc = subprocess.Popen([CLI, "crack", "-m", "sha256", "--potfile-disable", "--engine", "ref", "--batch", "50",
+                             "--status-timer", "0.001", "-r", str(SMALL_RULES), str(hf), str(wl)],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the other end closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=120)
+    os.close(master)
+    assert proc.returncode == EXIT_EXHAUSTED
+    text = b"".join(chunks).decode("utf-8", "replace")
+    lines = [part.replace("\x1b[K", "") for line in text.split("\n") for part in line.split("\r")]
+    status = [line for line in lines if line.startswith(("Running", "Exhausted"))]
+    assert len(status) >= 2, text[-500:]
+    assert all(len(line) <= 59 for line in status), max(status, key=len)
+    assert status[-1].startswith("Exhausted 100.00% | ")  # the full line is longer than 59: cut, not wrapped

@@ -113,14 +113,41 @@ TEST(CrackRules, ErrorsNameFunctionAndColumn) {
   EXPECT_EQ(rule_error("Ta"), "rule function 'T' at column 1: 'a' is not a position (0-9, A-Z)");
   EXPECT_EQ(rule_error("s1"), "rule function 's' at column 1 needs a character");
   EXPECT_EQ(rule_error("   "), "empty rule");
-  const auto file = temp_file("bad.rule", "# comment\n\nc\r\n$1 >5\n");
+  // A rule file: bad lines are skipped and reported with their line number and reason, as hashcat skips them.
+  const auto file = temp_file("bad.rule", "# comment\n\nc\r\n$1 >5\nu\n");
+  std::vector<std::pair<std::size_t, std::string>> skipped;
+  const auto rules = crack::load_rule_file(file.string(), [&](std::size_t line, const std::string& rule,
+                                                              const std::string& reason) {
+    skipped.emplace_back(line, rule + " / " + reason);
+  });
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].text, "c");
+  EXPECT_EQ(rules[1].text, "u");
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].first, 4u);
+  EXPECT_EQ(skipped[0].second, "$1 >5 / unsupported rule function '>' at column 4");
+  std::filesystem::remove(file);
+  // Nothing usable at all is an error.
+  const auto none = temp_file("none.rule", "M\n# only a comment\n");
   try {
-    crack::load_rule_file(file.string());
+    crack::load_rule_file(none.string(), {});
     ADD_FAILURE() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), file.string() + ":4: unsupported rule function '>' at column 4");
+    EXPECT_EQ(std::string(e.what()), none.string() + ": no usable rules in the file");
   }
-  std::filesystem::remove(file);
+  std::filesystem::remove(none);
+}
+
+TEST(CrackRules, StackedAsHashcatStacksThem) {
+  const std::vector<crack::Rule> a = {crack::parse_rule("l"), crack::parse_rule("u")};
+  const std::vector<crack::Rule> b = {crack::parse_rule("$1"), crack::parse_rule("$2"), crack::parse_rule("^x")};
+  const auto stacked = crack::stack_rules({a, b});
+  std::vector<std::string> out;
+  for (const crack::Rule& r : stacked) out.push_back(*crack::apply_rule(r, "Word"));
+  EXPECT_EQ(out, (std::vector<std::string>{"word1", "WORD1", "word2", "WORD2", "xword", "xWORD"}));
+  EXPECT_EQ(stacked[3].text, "u $2");
+  EXPECT_THROW(crack::stack_rules({a, b, a}, 11), std::runtime_error);  // 12 rules > 11
+  EXPECT_EQ(crack::stack_rules({a}).size(), 2u);
 }
 
 TEST(CrackTargets, LineShapes) {
@@ -205,7 +232,7 @@ TEST(CrackSearch, RawDigestsFoundAgainstOpenSsl) {
   add(EVP_sha512(), crack::HashMode::sha512, "not in the list");
   const auto words = temp_file("w.txt", "apple\ndragon\nzebra\n");
   const auto rules = temp_file("r.rule", ":\nc $1\nu\n");
-  crack::CandidateSource source(words.string(), crack::load_rule_file(rules.string()));
+  crack::CandidateSource source(words.string(), crack::load_rule_file(rules.string(), {}));
   crack::Search search(targets, std::vector<bool>(targets.size(), false), "ref", 1);
   EXPECT_EQ(search.total_groups(), 3u);
   crack::CandidateBatch batch;
