@@ -39,6 +39,7 @@ CpuFeatures detect() {
     f.avx512f = zmm_state && (b & (1u << 16));
     f.avx512bw = f.avx512f && (b & (1u << 30));
     f.avx512vl = f.avx512f && (b & (1u << 31));
+    f.avx512ifma = f.avx512f && (b & (1u << 21));
     f.sha_ni = b & (1u << 29);
     f.bmi2 = b & (1u << 8);
     f.adx = b & (1u << 19);
@@ -61,7 +62,8 @@ void mask(CpuFeatures& f) {
     if (name == "aesni") f.aesni = false;
     if (name == "pclmulqdq") f.pclmulqdq = false;
     if (name == "avx2") f.avx2 = false;
-    if (name == "avx512f") f.avx512f = f.avx512bw = f.avx512vl = false;
+    if (name == "avx512f") f.avx512f = f.avx512bw = f.avx512vl = f.avx512ifma = false;
+    if (name == "avx512ifma") f.avx512ifma = false;
     if (name == "vaes") f.vaes = false;
     if (name == "vpclmulqdq") f.vpclmulqdq = false;
     if (name == "sha_ni") f.sha_ni = false;
@@ -82,7 +84,8 @@ std::string CpuFeatures::names() const {
     s += name;
   };
   add(aesni, "aesni"), add(pclmulqdq, "pclmulqdq"), add(ssse3, "ssse3"), add(avx, "avx"), add(avx2, "avx2");
-  add(avx512f, "avx512f"), add(avx512bw, "avx512bw"), add(avx512vl, "avx512vl"), add(vaes, "vaes");
+  add(avx512f, "avx512f"), add(avx512bw, "avx512bw"), add(avx512vl, "avx512vl"), add(avx512ifma, "avx512ifma");
+  add(vaes, "vaes");
   add(vpclmulqdq, "vpclmulqdq"), add(sha_ni, "sha_ni"), add(gfni, "gfni"), add(bmi2, "bmi2"), add(adx, "adx");
   return s;
 }

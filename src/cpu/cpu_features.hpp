@@ -14,6 +14,7 @@ struct CpuFeatures {
   bool avx512f = false;     ///< AVX-512 Foundation with ZMM/opmask state enabled by the OS
   bool avx512bw = false;
   bool avx512vl = false;
+  bool avx512ifma = false;  ///< 52-bit integer multiply-add (VPMADD52LUQ/HUQ; CPUID.7:EBX.AVX512_IFMA), with AVX-512 F
   bool vaes = false;        ///< vector AES (VEX/EVEX encoded, 256/512-bit)
   bool vpclmulqdq = false;  ///< vector carry-less multiply
   bool sha_ni = false;      ///< SHA-1/SHA-256 extensions
@@ -26,7 +27,8 @@ struct CpuFeatures {
 };
 
 /// The features of the machine this process runs on (detected once). CRYPTACCEL_CPU_MASK="avx512f,vaes" (a
-/// comma-separated list of feature names, as names() prints them) hides features, so that tests can force the slower backends.
+/// comma-separated list of feature names, as names() prints them) hides features, so that tests can force the slower
+/// backends ("avx512f" hides every AVX-512 feature, "avx512ifma" only IFMA).
 const CpuFeatures& cpu_features();
 
 }  // namespace cryptaccel::cpu
