@@ -58,17 +58,34 @@ struct ExpState {
   }
 };
 
+/// RSA-2048, -3072 and -4096 (two primes of at most 1024, 1536, 2048 bits) where the CPU has AVX-512 IFMA: both CRT
+/// exponentiations at once on IFMA (rsa_ifma.hpp) instead of OpenSSL's one after the other.
+template <std::size_t Bits>
+struct IfmaCrt {
+  IfmaModulus<Bits> p, q;
+  explicit IfmaCrt(const rsa::PrivateKey::Impl& k) : p(k.p.n.data()), q(k.q.n.data()) {}
+};
+
 struct CrtState {
   ExpState p, q;
-  /// RSA-2048 (two primes of at most 1024 bits) where the CPU has AVX-512 IFMA: both CRT exponentiations at once
-  /// on IFMA (rsa_ifma.hpp) instead of OpenSSL's one after the other.
-  std::unique_ptr<IfmaModulus1024> ifma_p, ifma_q;
+  std::unique_ptr<IfmaCrt<1024>> ifma1024;
+  std::unique_ptr<IfmaCrt<1536>> ifma1536;
+  std::unique_ptr<IfmaCrt<2048>> ifma2048;
   explicit CrtState(const rsa::PrivateKey::Impl& k)
       : p(k.p, k.dp.data(), k.dp.size(), true), q(k.q, k.dq.data(), k.dq.size(), true) {
-    if (ifma_available() && k.p.limbs == 16 && k.q.limbs == 16 && k.dp.size() == 16 && k.dq.size() == 16) {
-      ifma_p = std::make_unique<IfmaModulus1024>(k.p.n.data());
-      ifma_q = std::make_unique<IfmaModulus1024>(k.q.n.data());
-    }
+    const std::size_t h = k.p.limbs;
+    if (!ifma_available() || k.q.limbs != h || k.dp.size() != h || k.dq.size() != h) return;
+    if (h == 16) ifma1024 = std::make_unique<IfmaCrt<1024>>(k);
+    if (h == 24) ifma1536 = std::make_unique<IfmaCrt<1536>>(k);
+    if (h == 32) ifma2048 = std::make_unique<IfmaCrt<2048>>(k);
+  }
+  /// The IFMA state for H-limb halves, or nullptr.
+  template <std::size_t H>
+  const void* ifma() const {
+    if constexpr (H == 16) return ifma1024.get();
+    if constexpr (H == 24) return ifma1536.get();
+    if constexpr (H == 32) return ifma2048.get();
+    return nullptr;
   }
 };
 
@@ -97,16 +114,14 @@ void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
         rsa::crt_inputs<N, Ops>(k, c, xp, xq);
         rsa::leave_mont<H, Ops>(xp, xp, k.p.view());  // c mod p, c mod q
         rsa::leave_mont<H, Ops>(xq, xq, k.q.view());
-        if constexpr (H == 16) {
-          if (s.ifma_p) {  // m1 = (c mod p)^dp mod p and m2 = (c mod q)^dq mod q together
-            ifma_mod_exp_1024_x2(xp, xp, k.dp.data(), *s.ifma_p, xq, xq, k.dq.data(), *s.ifma_q);
-          } else {
-            s.p.exp(xp, xp, H, true);
-            s.q.exp(xq, xq, H, true);
+        if (const void* fast = s.ifma<H>()) {  // m1 = (c mod p)^dp mod p and m2 = (c mod q)^dq mod q together
+          if constexpr (H == 16 || H == 24 || H == 32) {
+            const auto& crt = *static_cast<const IfmaCrt<64 * H>*>(fast);
+            ifma_mod_exp_x2<64 * H>(xp, xp, k.dp.data(), crt.p, xq, xq, k.dq.data(), crt.q);
           }
         } else {
-          s.p.exp(xp, xp, H, true);                   // m1 = (c mod p)^dp mod p
-          s.q.exp(xq, xq, H, true);                   // m2 = (c mod q)^dq mod q
+          s.p.exp(xp, xp, H, true);  // m1 = (c mod p)^dp mod p
+          s.q.exp(xq, xq, H, true);  // m2 = (c mod q)^dq mod q
         }
         bn::to_mont<H, Ops>(xp, xp, k.p.view());      // m1 R mod p
         rsa::crt_combine<N, Ops>(k, xp, xq, m);
