@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,22 @@ namespace ca = cryptaccel;
 namespace pyca {
 namespace {
 
+/// The password argument `obj` (`what`: "password", "passwords[3]"), refused when it holds a NUL byte: crypt(3)
+/// reads a C string and would hash only what comes before it, so the hash could not be checked by any other
+/// implementation (passlib refuses such passwords too).
+ByteArg password_arg(nb::handle obj, const std::string& what) {
+  ByteArg pw(obj, what.c_str());
+  const ca::bytes_view v = pw.view();
+  if (std::find(v.begin(), v.end(), std::uint8_t{0}) != v.end())
+    throw ca::InvalidArgument(what + " contains a NUL byte, which crypt(3) cannot hash (it reads a C string)");
+  return pw;
+}
+
 ca::ShaCryptVariant parse_variant(int variant) {
   if (variant == 512 || variant == 6) return ca::ShaCryptVariant::sha512;
   if (variant == 256 || variant == 5) return ca::ShaCryptVariant::sha256;
-  throw ca::InvalidArgument("unknown SHA-crypt variant " + std::to_string(variant) + " (use 256 or 512)");
+  throw ca::InvalidArgument("unknown SHA-crypt variant " + std::to_string(variant) +
+                            " (accepted: 512 or 6 for sha512crypt '$6$', 256 or 5 for sha256crypt '$5$')");
 }
 
 /// The setting for `salt` (None: a fresh random one) and `rounds`, checked as a hash string would be.
@@ -40,20 +53,20 @@ ca::ShaCryptSetting make_setting(ca::ShaCryptVariant variant, nb::handle salt, s
 
 std::string hash(nb::handle password, int variant, nb::handle salt, std::uint32_t rounds, const std::string& engine) {
   const ca::ShaCryptSetting setting = make_setting(parse_variant(variant), salt, rounds);
-  ByteArg pw(password, "password");
+  const ByteArg pw = password_arg(password, "password");
   nb::gil_scoped_release release;
   return ca::shacrypt_hash(pw.view(), setting, engine);
 }
 
 std::string hash_setting(nb::handle password, const std::string& setting_string, const std::string& engine) {
   const ca::ShaCryptHash parsed = ca::parse_shacrypt(setting_string);
-  ByteArg pw(password, "password");
+  const ByteArg pw = password_arg(password, "password");
   nb::gil_scoped_release release;
   return ca::shacrypt_hash(pw.view(), parsed.setting, engine);
 }
 
 bool verify(nb::handle password, const std::string& hash_string, const std::string& engine) {
-  ByteArg pw(password, "password");
+  const ByteArg pw = password_arg(password, "password");
   nb::gil_scoped_release release;
   return ca::shacrypt_verify(pw.view(), hash_string, engine);
 }
@@ -74,7 +87,7 @@ nb::tuple hash_many(nb::list passwords, nb::list settings, const std::string& en
   std::vector<ca::bytes> digests(n);
   std::vector<ca::ShaCryptJob> jobs(n);
   for (std::size_t i = 0; i < n; ++i) {
-    args.emplace_back(passwords[i], ("passwords[" + std::to_string(i) + "]").c_str());
+    args.push_back(password_arg(passwords[i], "passwords[" + std::to_string(i) + "]"));
     const ca::ShaCryptSetting& s = parsed[ns == 1 ? 0 : i];
     digests[i].resize(s.variant == ca::ShaCryptVariant::sha512 ? 64 : 32);
     jobs[i] = ca::ShaCryptJob{args[i].view(), &s, digests[i]};
@@ -108,11 +121,12 @@ nb::dict parse(const std::string& text) {
 }  // namespace
 
 void register_shacrypt_bindings(nb::module_& m) {
-  m.def("_shacrypt_hash", &hash, nb::arg("password"), nb::arg("variant"), nb::arg("salt").none(), nb::arg("rounds"),
+  // .none() on the passwords: None reaches ByteArg, whose message names the argument.
+  m.def("_shacrypt_hash", &hash, nb::arg("password").none(), nb::arg("variant"), nb::arg("salt").none(), nb::arg("rounds"),
         nb::arg("engine"), "_shacrypt_hash(password, variant, salt, rounds, engine) -> str");
-  m.def("_shacrypt_hash_setting", &hash_setting, nb::arg("password"), nb::arg("setting"), nb::arg("engine"),
+  m.def("_shacrypt_hash_setting", &hash_setting, nb::arg("password").none(), nb::arg("setting"), nb::arg("engine"),
         "_shacrypt_hash_setting(password, setting, engine) -> str");
-  m.def("_shacrypt_verify", &verify, nb::arg("password"), nb::arg("hash"), nb::arg("engine"),
+  m.def("_shacrypt_verify", &verify, nb::arg("password").none(), nb::arg("hash"), nb::arg("engine"),
         "_shacrypt_verify(password, hash, engine) -> bool");
   m.def("_shacrypt_hash_many", &hash_many, nb::arg("passwords"), nb::arg("settings"), nb::arg("engine"),
         "_shacrypt_hash_many(passwords, settings, engine) -> (list[str], engine_name)");

@@ -1,6 +1,9 @@
 """cryptaccel.shacrypt against passlib (libxcrypt through its os_crypt backend, and its own pure-Python builtin
 backend) and ``openssl passwd -5 / -6`` on random passwords and salts, the specification's vectors, rounds variants
-and bad input, on every engine (engines this machine lacks are skipped with their reason)."""
+and bad input, on every engine (engines this machine lacks are skipped with their reason). Without passlib only the
+comparisons with passlib skip (with the reason); the specification's vectors, openssl passwd and the argument checks
+still run. Issue 23: a NUL in the password and salt characters outside crypt(3)'s alphabet are refused (as passlib
+refuses them), ``verify`` takes a bytes hash (as passlib's), ``variant`` errors say what is accepted."""
 
 from __future__ import annotations
 
@@ -15,7 +18,11 @@ import pytest
 import cryptaccel
 from cryptaccel import shacrypt
 
-passlib_hash = pytest.importorskip("passlib.hash", reason="passlib is not installed (pip install passlib)")
+try:
+    import passlib.hash as passlib_hash
+except ImportError:  # the comparisons with passlib skip; everything else runs
+    passlib_hash = None
+needs_passlib = pytest.mark.skipif(passlib_hash is None, reason="passlib is not installed (pip install passlib)")
 
 ALPHABET = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "7007"))
@@ -73,6 +80,7 @@ def test_specification_vectors(any_engine, setting, password, expected):
     assert not shacrypt.verify(password + b"x", expected, engine=any_engine)
 
 
+@needs_passlib
 @pytest.mark.parametrize("variant", [256, 512])
 def test_random_passwords_and_salts_equal_passlib(any_engine, variant):
     rng = random.Random(SEED + variant)
@@ -89,6 +97,7 @@ def test_random_passwords_and_salts_equal_passlib(any_engine, variant):
         assert shacrypt.verify(password, expected, engine=any_engine)
 
 
+@needs_passlib
 @pytest.mark.parametrize("variant", [256, 512])
 def test_equal_passlib_builtin_backend(variant):
     """passlib's pure-Python implementation: independent of libxcrypt."""
@@ -114,6 +123,7 @@ def test_random_passwords_equal_openssl_passwd(any_engine, variant):
             f"case {case}: password {password!r}, salt {salt!r}"
 
 
+@needs_passlib
 def test_hash_many_mixes_settings_and_equals_one_by_one(any_engine):
     rng = random.Random(SEED + 3000)
     passwords = [random_password(rng, rng.randrange(0, 90)) for _ in range(40)]
@@ -125,6 +135,7 @@ def test_hash_many_mixes_settings_and_equals_one_by_one(any_engine):
     assert one == [passlib_crypt(512, p, "same", 1000) for p in passwords[:9]]
 
 
+@needs_passlib
 def test_random_salts_and_str_passwords():
     a = shacrypt.hash("correct horse", rounds=1000)
     b = shacrypt.hash("correct horse", rounds=1000)
@@ -162,6 +173,109 @@ def test_bad_input_raises_invalid_argument(call):
     with pytest.raises(cryptaccel.InvalidArgument) as info:
         call()
     assert "\n" not in str(info.value) and str(info.value)
+
+
+# --- argument checks (issue 23) -------------------------------------------------------------------------------------
+
+NUL_PASSWORDS = [b"\x00", b"a\x00b", "trailing\x00", bytearray(b"\x00lead"), memoryview(b"mid\x00dle")]
+
+
+def test_nul_in_password_is_refused():
+    """crypt(3) reads a C string: a password with a NUL byte would be hashed only up to it there, so every function
+    refuses it (InvalidArgument), as passlib raises (a ValueError) rather than hash it."""
+    good = shacrypt.hash(b"a", salt="salt", rounds=1000)
+    for password in NUL_PASSWORDS:
+        for call in (lambda: shacrypt.hash(password, salt="salt", rounds=1000),
+                     lambda: shacrypt.verify(password, good),
+                     lambda: shacrypt.hash_setting(password, "$5$rounds=1000$salt"),
+                     lambda: shacrypt.hash_many([b"ok", password], "$6$rounds=1000$salt")):
+            with pytest.raises(cryptaccel.InvalidArgument, match="NUL byte") as info:
+                call()
+            assert "\n" not in str(info.value)
+    with pytest.raises(cryptaccel.InvalidArgument, match=r"passwords\[1\] contains a NUL"):
+        shacrypt.hash_many([b"ok", b"n\x00"], "$6$rounds=1000$salt")
+    assert shacrypt.hash(b"a\x01b", salt="salt", rounds=1000)  # every other byte is a password byte
+
+
+@needs_passlib
+def test_nul_in_password_is_refused_by_passlib_too():
+    for password in NUL_PASSWORDS[:3]:
+        with pytest.raises(ValueError):
+            passlib_hash.sha512_crypt.using(salt="salt", rounds=1000).hash(password)
+
+
+def _outside_alphabet() -> List[str]:
+    """Salt characters crypt(3)'s alphabet lacks: the ones glibc treats specially and a seeded sample of the rest."""
+    rng = random.Random(SEED + 4000)
+    others = [chr(c) for c in range(256) if chr(c) not in ALPHABET]
+    return sorted(set("$:\n\x00 !*_-+=é") | set(rng.sample(others, 12)))
+
+
+def test_salt_outside_the_alphabet_is_refused():
+    """Salts are crypt(3)'s alphabet ./0-9A-Za-z: any other character is refused (InvalidArgument naming it), as
+    passlib refuses; every character of the alphabet is accepted, as a str or as bytes."""
+    assert shacrypt.SALT_ALPHABET == ALPHABET
+    for c in _outside_alphabet():
+        for salt in ("ab" + c, c, c + "cd"):
+            with pytest.raises(cryptaccel.InvalidArgument, match="outside crypt\\(3\\)'s alphabet") as info:
+                shacrypt.hash(b"pw", salt=salt, rounds=1000)
+            assert repr(c) in str(info.value) and "\n" not in str(info.value)
+        with pytest.raises(cryptaccel.InvalidArgument):
+            shacrypt.hash(b"pw", salt=("ab" + c).encode("latin-1"), rounds=1000)
+    for i in range(0, len(ALPHABET), 16):
+        salt = ALPHABET[i:i + 16]
+        h = shacrypt.hash(b"pw", salt=salt, rounds=1000)
+        assert h == shacrypt.hash(b"pw", salt=salt.encode("ascii"), rounds=1000)
+        assert h == shacrypt.hash_setting(b"pw", "$6$rounds=1000$" + salt) and shacrypt.parse(h)["salt"] == salt
+
+
+@needs_passlib
+def test_salt_outside_the_alphabet_is_refused_by_passlib_too():
+    for c in _outside_alphabet():
+        if c in "\x00":
+            continue
+        with pytest.raises(ValueError):
+            passlib_hash.sha256_crypt.using(salt="ab" + c, rounds=1000).hash(b"pw")
+    for i in range(0, len(ALPHABET), 16):
+        salt = ALPHABET[i:i + 16]
+        assert shacrypt.hash(b"pw", salt=salt, rounds=1000, variant=256) == passlib_crypt(256, b"pw", salt, 1000)
+
+
+def test_verify_takes_a_bytes_hash():
+    """verify (and hash_setting, hash_many, parse) take a hash string as str or as ASCII bytes, as passlib does."""
+    rng = random.Random(SEED + 5000)
+    password = random_password(rng, rng.randrange(1, 60))
+    for variant in (256, 512):
+        salt = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 17)))
+        h = shacrypt.hash(password, salt=salt, rounds=1000, variant=variant)
+        for form in (h.encode("ascii"), bytearray(h.encode("ascii")), memoryview(h.encode("ascii"))):
+            assert shacrypt.verify(password, form), (SEED, variant, salt)
+            assert not shacrypt.verify(password + b"x", form)
+            assert shacrypt.hash_setting(password, form) == h
+            assert shacrypt.parse(form) == shacrypt.parse(h)
+        assert shacrypt.hash_many([password], [h.encode("ascii")]) == [h]
+        if passlib_hash is not None:
+            cls = passlib_hash.sha512_crypt if variant == 512 else passlib_hash.sha256_crypt
+            assert cls.verify(password, h.encode("ascii"))
+    with pytest.raises(cryptaccel.InvalidArgument, match="non-ASCII"):
+        shacrypt.verify(b"pw", "$6$sält$".encode("latin-1") + b"x" * 86)
+    for bad in (None, 5, 1.5, ["$6$s$x"]):
+        with pytest.raises(cryptaccel.InvalidArgumentType, match="str or bytes"):
+            shacrypt.verify(b"pw", bad)
+
+
+def test_variant_errors_say_what_is_accepted():
+    accepted = "512 or 6 for sha512crypt '$6$', 256 or 5 for sha256crypt '$5$'"
+    for variant, prefix in ((512, "$6$"), (6, "$6$"), (256, "$5$"), (5, "$5$")):
+        assert shacrypt.hash(b"pw", salt="s", rounds=1000, variant=variant).startswith(prefix + "rounds=1000$s$")
+    for bad in (384, 0, 1, 7, -512, 1 << 70):
+        with pytest.raises(cryptaccel.InvalidArgument) as info:
+            shacrypt.hash(b"pw", salt="s", variant=bad)
+        assert str(bad) in str(info.value) and accepted in str(info.value)
+    for bad in ("512", 512.0, None, True, "sha512"):
+        with pytest.raises(cryptaccel.InvalidArgumentType) as info:
+            shacrypt.hash(b"pw", salt="s", variant=bad)
+        assert accepted in str(info.value)
 
 
 def test_unknown_engine():
