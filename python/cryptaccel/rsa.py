@@ -14,6 +14,12 @@ multiplication, CRT with blinding, every private-key result checked before it is
     assert rsa.verify(key.public_key(), b"message", sig, padding="pss")
     sigs = rsa.sign_many(key, [b"a", b"b", b"c"], engine="cpu")           # one batch call
 
+OAEP defaults to SHA-1 for both its hash and MGF1, as ``openssl pkeyutl -pkeyopt rsa_padding_mode:oaep`` and
+``cryptaccel pkeyutl`` (RFC 8017's default): a message encrypted by either tool decrypts with ``rsa.decrypt(key, ct)``.
+OAEP with SHA-1 remains secure (its proof does not rely on collision resistance); pass ``hash="sha256"`` (and use
+``-pkeyopt rsa_oaep_md:sha256`` with the tools) for SHA-256. Digest names: ``sha1`` and the SHA-2 and SHA-3 names of
+:func:`cryptaccel.new`; an unknown one raises InvalidArgument listing them.
+
 Supported moduli: 1024, 2048, 3072, 4096 and 8192 bits. Every function takes ``engine=`` (``"auto"``, ``"ref"``,
 ``"cpu"``, ``"cuda"``, ... see :func:`cryptaccel.engines`); every engine gives the same bytes (PKCS#1 v1.5
 signatures are deterministic; PSS and the encryptions are randomised). The GIL is released while RSA runs.
@@ -25,7 +31,7 @@ import operator
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from . import _cryptaccel as _ext
-from ._errors import InvalidArgument, InvalidCiphertext
+from ._errors import InvalidArgument, InvalidArgumentType, InvalidCiphertext, plain_type_error
 
 __all__ = [
     "PrivateKey",
@@ -39,11 +45,16 @@ __all__ = [
     "decrypt_many",
     "modexp_many",
     "SUPPORTED_BITS",
+    "DEFAULT_OAEP_HASH",
     "InvalidCiphertext",
 ]
 
 #: Modulus sizes (bits) the arithmetic is instantiated for; keys of other sizes are refused with InvalidArgument.
 SUPPORTED_BITS = (1024, 2048, 3072, 4096, 8192)
+
+#: The OAEP hash (and MGF1 hash) when none is given: SHA-1, the default of ``openssl pkeyutl`` and ``cryptaccel
+#: pkeyutl`` (and RFC 8017), so that ciphertexts of either tool decrypt with the defaults.
+DEFAULT_OAEP_HASH = "sha1"
 
 BytesLike = Union[bytes, bytearray, memoryview]
 _BYTES_TYPES = (bytes, bytearray, memoryview)
@@ -57,31 +68,43 @@ def _text_or_bytes(name: str, value: Any) -> Any:
 
 
 def _int_to_bytes(name: str, value: Any) -> bytes:
+    """An int (or big-endian bytes) as big-endian bytes: InvalidArgumentType for another type, InvalidArgument for a
+    negative number."""
     if isinstance(value, _BYTES_TYPES):
         return bytes(value)
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name} must be an integer or bytes, not bool")
+        raise InvalidArgumentType(f"{name} must be an integer or bytes, not bool")
     try:
         v = operator.index(value)
     except TypeError:
-        raise InvalidArgument(f"{name} must be an integer or bytes, not {type(value).__name__}") from None
+        raise InvalidArgumentType(f"{name} must be an integer or bytes, not {type(value).__name__}") from None
     if v < 0:
         raise InvalidArgument(f"{name} must not be negative")
     return v.to_bytes(max(1, (v.bit_length() + 7) // 8), "big")
 
 
-def _opt_int(name: str, value: Any) -> Optional[int]:
-    if value is None:
+def _int(name: str, value: Any, limit: int = 1 << 64, none_ok: bool = False) -> Optional[int]:
+    """A non-negative int below ``limit`` (the C++ size_t by default), or None when ``none_ok``: InvalidArgumentType
+    for another type, InvalidArgument for a value out of range."""
+    if value is None and none_ok:
         return None
+    expected = "an integer or None" if none_ok else "an integer"
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name} must be an integer or None, not bool")
+        raise InvalidArgumentType(f"{name} must be {expected}, not bool")
     try:
         v = operator.index(value)
     except TypeError:
-        raise InvalidArgument(f"{name} must be an integer or None, not {type(value).__name__}") from None
+        raise InvalidArgumentType(f"{name} must be {expected}, not {type(value).__name__}") from None
     if v < 0:
         raise InvalidArgument(f"{name} must not be negative, got {v}")
+    if v >= limit:
+        raise InvalidArgument(f"{name} {v} is too large")
     return v
+
+
+def _opt_int(name: str, value: Any) -> Optional[int]:
+    """None, or a non-negative int that fits a C++ size_t."""
+    return _int(name, value, none_ok=True)
 
 
 def _threads(value: Any) -> int:
@@ -90,8 +113,9 @@ def _threads(value: Any) -> int:
 
 
 def _str(name: str, value: Any) -> str:
+    """``value`` when it is a str; InvalidArgumentType otherwise."""
     if not isinstance(value, str):
-        raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
+        raise InvalidArgumentType(f"{name} must be a str, not {type(value).__name__}")
     return value
 
 
@@ -107,7 +131,7 @@ class PublicKey:
     def __init__(self, _handle: Any) -> None:
         """Internal; use :meth:`from_pem`, :meth:`from_der`, :meth:`from_numbers` or :meth:`PrivateKey.public_key`."""
         if not isinstance(_handle, _ext._RsaPublicKey):
-            raise TypeError("use PublicKey.from_pem, from_der or from_numbers to make a PublicKey")
+            raise InvalidArgumentType("use PublicKey.from_pem, from_der or from_numbers to make a PublicKey")
         self._k = _handle
 
     @classmethod
@@ -117,7 +141,7 @@ class PublicKey:
         Raises:
             InvalidArgument: not an RSA public key in PEM, or a modulus size that is not supported.
         """
-        return cls(_ext._RsaPublicKey.from_pem(_text_or_bytes("data", data)))
+        return cls(_call("PublicKey.from_pem", _ext._RsaPublicKey.from_pem, _text_or_bytes("data", data)))
 
     @classmethod
     def from_der(cls, data: BytesLike) -> "PublicKey":
@@ -126,7 +150,7 @@ class PublicKey:
         Raises:
             InvalidArgument: not an RSA public key in DER, or a modulus size that is not supported.
         """
-        return cls(_ext._RsaPublicKey.from_der(data))
+        return cls(_call("PublicKey.from_der", _ext._RsaPublicKey.from_der, data))
 
     @classmethod
     def from_numbers(cls, n: int, e: int) -> "PublicKey":
@@ -178,7 +202,7 @@ class PrivateKey:
     def __init__(self, _handle: Any) -> None:
         """Internal; use :meth:`from_pem`, :meth:`from_der` or :meth:`generate`."""
         if not isinstance(_handle, _ext._RsaPrivateKey):
-            raise TypeError("use PrivateKey.from_pem, from_der or generate to make a PrivateKey")
+            raise InvalidArgumentType("use PrivateKey.from_pem, from_der or generate to make a PrivateKey")
         self._k = _handle
 
     @classmethod
@@ -190,7 +214,7 @@ class PrivateKey:
             InvalidArgument: not an RSA private key, wrong or missing password, unsupported modulus size.
         """
         pw = None if password is None else _text_or_bytes("password", password)
-        return cls(_ext._RsaPrivateKey.from_pem(_text_or_bytes("data", data), pw))
+        return cls(_call("PrivateKey.from_pem", _ext._RsaPrivateKey.from_pem, _text_or_bytes("data", data), pw))
 
     @classmethod
     def from_der(cls, data: BytesLike) -> "PrivateKey":
@@ -199,12 +223,12 @@ class PrivateKey:
         Raises:
             InvalidArgument: not an RSA private key in DER, or an unsupported modulus size.
         """
-        return cls(_ext._RsaPrivateKey.from_der(data))
+        return cls(_call("PrivateKey.from_der", _ext._RsaPrivateKey.from_der, data))
 
     @classmethod
     def generate(cls, bits: int = 2048, public_exponent: int = 65537) -> "PrivateKey":
         """A fresh key from OpenSSL's generator (``bits`` one of :data:`SUPPORTED_BITS`)."""
-        return cls(_ext._RsaPrivateKey.generate(operator.index(bits), operator.index(public_exponent)))
+        return cls(_ext._RsaPrivateKey.generate(_int("bits", bits), _int("public_exponent", public_exponent, 1 << 32)))
 
     @property
     def bits(self) -> int:
@@ -229,10 +253,21 @@ class PrivateKey:
         return f"<cryptaccel.rsa.PrivateKey {self.bits} bits>"
 
 
+def _call(where: str, fn: Any, *args: Any) -> Any:
+    """``fn(*args)`` (a function of the extension) with a wrong argument type raised as InvalidArgumentType, never
+    with nanobind's message (which shows the private binding's signature). RSA operations take microseconds at
+    least, so the extra call costs nothing that shows."""
+    try:
+        return fn(*args)
+    except TypeError as e:
+        raise plain_type_error(where, e) from None
+
+
 def _private(name: str, key: Any) -> Any:
+    """The extension's key behind a PrivateKey (InvalidArgumentType for anything else)."""
     if isinstance(key, PrivateKey):
         return key._k
-    raise TypeError(f"{name} must be a cryptaccel.rsa.PrivateKey, not {type(key).__name__}")
+    raise InvalidArgumentType(f"{name} must be a cryptaccel.rsa.PrivateKey, not {type(key).__name__}")
 
 
 def _public(name: str, key: Any) -> Any:
@@ -241,13 +276,18 @@ def _public(name: str, key: Any) -> Any:
         return key._k
     if isinstance(key, PrivateKey):
         return key._k.public_key()
-    raise TypeError(f"{name} must be a cryptaccel.rsa.PublicKey (or PrivateKey), not {type(key).__name__}")
+    raise InvalidArgumentType(f"{name} must be a cryptaccel.rsa.PublicKey (or PrivateKey), not {type(key).__name__}")
 
 
 def _sequence(name: str, values: Any) -> List[Any]:
+    """``values`` as a list (InvalidArgumentType for a single bytes or str, or a non-iterable)."""
     if isinstance(values, (str,) + _BYTES_TYPES):
-        raise TypeError(f"{name} must be a sequence of bytes-like objects, not a single {type(values).__name__}")
-    return list(values)
+        raise InvalidArgumentType(f"{name} must be a sequence of bytes-like objects, not a single "
+                                  f"{type(values).__name__}")
+    try:
+        return list(values)
+    except TypeError:
+        raise InvalidArgumentType(f"{name} must be a sequence, not {type(values).__name__}") from None
 
 
 def _keys(name: str, keys: Any, n: int, convert: Any) -> List[Any]:
@@ -255,7 +295,10 @@ def _keys(name: str, keys: Any, n: int, convert: Any) -> List[Any]:
     if isinstance(keys, (PrivateKey, PublicKey)):
         k = convert(name, keys)
         return [k] * n
-    items = list(keys)
+    try:
+        items = list(keys)
+    except TypeError:
+        raise InvalidArgumentType(f"{name} must be a key or a sequence of keys, not {type(keys).__name__}") from None
     if len(items) != n:
         raise InvalidArgument(f"{name} has {len(items)} keys but there are {n} jobs")
     return [convert(f"{name}[{i}]", k) for i, k in enumerate(items)]
@@ -281,8 +324,8 @@ def sign(
         key: the private key.
         message: the message (any bytes-like object).
         padding: ``"pkcs1v15"`` (deterministic: the same signature as OpenSSL and ``cryptography``) or ``"pss"``.
-        hash: ``"sha224"``, ``"sha256"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``, ``"sha512_256"`` (and the
-            SHA-3 family where the library offers it).
+        hash: ``"sha256"`` (the default), ``"sha224"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``,
+            ``"sha512_256"``, ``"sha3_224"`` ... ``"sha3_512"``, or ``"sha1"`` (legacy).
         salt_length: PSS salt bytes; ``None``: the digest length.
         mgf_hash: PSS MGF1 hash; ``None``: ``hash``.
         prehashed: ``message`` is already the digest (as ``openssl pkeyutl -sign`` without ``-rawin``).
@@ -292,10 +335,13 @@ def sign(
         The signature, :attr:`PrivateKey.size` bytes.
 
     Raises:
-        InvalidArgument: unknown padding or hash, a salt too long for the key, a prehashed digest of the wrong length.
+        InvalidArgument: unknown padding or hash (the message lists the digests RSA accepts), a salt too long for the
+            key, a prehashed digest of the wrong length.
         EngineUnavailable: the engine cannot run RSA here.
+        InvalidArgumentType: an argument has the wrong type (``key`` not a PrivateKey, a str message, ...).
     """
-    return _ext._rsa_sign(
+    return _call(
+        "cryptaccel.rsa.sign", _ext._rsa_sign,
         _private("key", key), message, _str("padding", padding), _str("hash", hash),
         _opt_int("salt_length", salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
     )
@@ -323,7 +369,8 @@ def verify(
         InvalidArgument: unknown padding or hash.
         EngineUnavailable: the engine cannot run RSA here.
     """
-    return _ext._rsa_verify(
+    return _call(
+        "cryptaccel.rsa.verify", _ext._rsa_verify,
         _public("key", key), message, signature, _str("padding", padding), _str("hash", hash),
         _opt_int("salt_length", salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
     )
@@ -333,7 +380,7 @@ def encrypt(
     key: Union[PublicKey, PrivateKey],
     plaintext: BytesLike,
     padding: str = "oaep",
-    hash: str = "sha256",
+    hash: str = DEFAULT_OAEP_HASH,
     mgf_hash: Optional[str] = None,
     label: BytesLike = b"",
     *,
@@ -345,8 +392,10 @@ def encrypt(
         key: the public key (or a private key: its public half is used).
         plaintext: at most ``size - 2*hLen - 2`` bytes for OAEP, ``size - 11`` for PKCS#1 v1.5.
         padding: ``"oaep"`` or ``"pkcs1v15"``.
-        hash: OAEP hash (``"sha1"`` where the library offers it, ``"sha224"`` ... ``"sha512"``).
-        mgf_hash: OAEP MGF1 hash; ``None``: ``hash``.
+        hash: OAEP hash: ``"sha1"`` (the default, as ``openssl pkeyutl`` and ``cryptaccel pkeyutl``), ``"sha224"``,
+            ``"sha256"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``, ``"sha512_256"``, ``"sha3_224"`` ...
+            ``"sha3_512"``. Ignored by PKCS#1 v1.5.
+        mgf_hash: OAEP MGF1 hash; ``None``: ``hash`` (so SHA-1 by default, as openssl's).
         label: OAEP label.
         engine: ``"auto"`` or an engine name.
 
@@ -354,9 +403,11 @@ def encrypt(
         The ciphertext, ``size`` bytes.
 
     Raises:
-        InvalidArgument: plaintext too long, unknown padding or hash.
+        InvalidArgument: plaintext too long, unknown padding or hash (the message lists the digests RSA accepts).
+        InvalidArgumentType: an argument has the wrong type.
     """
-    return _ext._rsa_encrypt(
+    return _call(
+        "cryptaccel.rsa.encrypt", _ext._rsa_encrypt,
         _public("key", key), plaintext, _str("padding", padding), _str("hash", hash),
         _opt_str("mgf_hash", mgf_hash), b"" if label is None else label, _str("engine", engine),
     )
@@ -366,20 +417,22 @@ def decrypt(
     key: PrivateKey,
     ciphertext: BytesLike,
     padding: str = "oaep",
-    hash: str = "sha256",
+    hash: str = DEFAULT_OAEP_HASH,
     mgf_hash: Optional[str] = None,
     label: BytesLike = b"",
     *,
     engine: str = "auto",
 ) -> bytes:
-    """Decrypts ``ciphertext``; arguments as for :func:`encrypt`.
+    """Decrypts ``ciphertext``; arguments as for :func:`encrypt` (OAEP with SHA-1 and MGF1-SHA-1 by default, as
+    ``openssl pkeyutl -decrypt -pkeyopt rsa_padding_mode:oaep``).
 
     Raises:
         InvalidCiphertext: wrong length, out of range, or bad padding. The message is the same whatever broke, and
             the padding check does not branch on where it broke.
         InvalidArgument: unknown padding or hash.
     """
-    return _ext._rsa_decrypt(
+    return _call(
+        "cryptaccel.rsa.decrypt", _ext._rsa_decrypt,
         _private("key", key), ciphertext, _str("padding", padding), _str("hash", hash),
         _opt_str("mgf_hash", mgf_hash), b"" if label is None else label, _str("engine", engine),
     )
@@ -414,7 +467,8 @@ def sign_many(
     """
     msgs = _sequence("messages", messages)
     keys = _keys("keys", key_or_keys, len(msgs), _private)
-    out, used = _ext._rsa_sign_many(
+    out, used = _call(
+        "cryptaccel.rsa.sign_many", _ext._rsa_sign_many,
         keys, msgs, _str("padding", padding), _str("hash", hash), _opt_int("salt_length", salt_length),
         _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine), _threads(threads),
     )
@@ -446,7 +500,8 @@ def verify_many(
     if len(sigs) != len(msgs):
         raise InvalidArgument(f"signatures has {len(sigs)} items but messages has {len(msgs)}")
     keys = _keys("keys", pub_or_list_of_pubs, len(msgs), _public)
-    out, used = _ext._rsa_verify_many(
+    out, used = _call(
+        "cryptaccel.rsa.verify_many", _ext._rsa_verify_many,
         keys, msgs, sigs, _str("padding", padding), _str("hash", hash), _opt_int("salt_length", salt_length),
         _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine), _threads(threads),
     )
@@ -457,7 +512,7 @@ def decrypt_many(
     key_or_keys: Union[PrivateKey, Sequence[PrivateKey]],
     ciphertexts: Sequence[BytesLike],
     padding: str = "oaep",
-    hash: str = "sha256",
+    hash: str = DEFAULT_OAEP_HASH,
     mgf_hash: Optional[str] = None,
     label: BytesLike = b"",
     *,
@@ -465,14 +520,16 @@ def decrypt_many(
     threads: int = 0,
     return_engine: bool = False,
 ) -> Union[List[Optional[bytes]], Tuple[List[Optional[bytes]], str]]:
-    """Decrypts many ciphertexts in one batch; an invalid ciphertext gives ``None`` for its job only.
+    """Decrypts many ciphertexts in one batch; an invalid ciphertext gives ``None`` for its job only. Arguments as for
+    :func:`decrypt` (OAEP with SHA-1 by default), plus ``threads`` and ``return_engine`` as for :func:`sign_many`.
 
     Returns:
         One plaintext or ``None`` per ciphertext (or ``(list, engine_name)`` with ``return_engine=True``).
     """
     cts = _sequence("ciphertexts", ciphertexts)
     keys = _keys("keys", key_or_keys, len(cts), _private)
-    out, used = _ext._rsa_decrypt_many(
+    out, used = _call(
+        "cryptaccel.rsa.decrypt_many", _ext._rsa_decrypt_many,
         keys, cts, _str("padding", padding), _str("hash", hash), _opt_str("mgf_hash", mgf_hash),
         b"" if label is None else label, _str("engine", engine), _threads(threads),
     )
@@ -497,7 +554,8 @@ def modexp_many(
         InvalidArgument: an even modulus, a modulus over 8192 bits, a negative number.
     """
     bs = [_int_to_bytes(f"bases[{i}]", b) for i, b in enumerate(_sequence("bases", bases))]
-    out = _ext._rsa_modexp_many(
+    out = _call(
+        "cryptaccel.rsa.modexp_many", _ext._rsa_modexp_many,
         bs, _int_to_bytes("exponent", exponent), _int_to_bytes("modulus", modulus), _str("engine", engine),
         _threads(threads),
     )

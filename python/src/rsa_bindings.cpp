@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "arg_error.hpp"
 #include "byte_arg.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
@@ -42,9 +43,39 @@ rsa::EncryptionPadding parse_encryption_padding(std::string_view text) {
   throw ca::InvalidArgument("unknown encryption padding '" + std::string(text) + "' (use 'oaep' or 'pkcs1v15')");
 }
 
-std::optional<ca::HashAlgorithm> parse_optional_hash(const std::optional<std::string>& name) {
+/// The digests RSA takes, as cryptaccel.new spells them ("sha1, sha224, ..."): SHA-1 and every hash of the library
+/// that rsa::digest_size accepts (SHA-2, SHA-3; not SHAKE or SM3).
+const std::string& rsa_digest_list() {
+  static const std::string list = [] {
+    std::string out = "sha1";
+    for (const std::string& name : ca::hash_names()) {
+      try {
+        (void)rsa::digest_size(ca::parse_hash(name));
+        out += ", " + name;
+      } catch (const ca::InvalidArgument&) {
+      }
+    }
+    return out;
+  }();
+  return list;
+}
+
+/// A digest name for RSA (`what`: "hash" or "mgf_hash", for the message). Refuses names RSA does not take, SHAKE
+/// and SM3 included, with a message that lists the ones it does.
+ca::HashAlgorithm parse_rsa_digest(std::string_view name, const char* what) {
+  try {
+    const ca::HashAlgorithm algorithm = rsa::parse_digest(name);
+    (void)rsa::digest_size(algorithm);  // throws for SHAKE and SM3
+    return algorithm;
+  } catch (const ca::InvalidArgument&) {
+    throw ca::InvalidArgument("unknown or unsupported RSA " + std::string(what) + " '" + std::string(name) +
+                              "' (RSA accepts: " + rsa_digest_list() + ")");
+  }
+}
+
+std::optional<ca::HashAlgorithm> parse_optional_hash(const std::optional<std::string>& name, const char* what) {
   if (!name) return std::nullopt;
-  return rsa::parse_digest(*name);
+  return parse_rsa_digest(*name, what);
 }
 
 /// The options of sign/verify; `engine` must outlive the result (SignOptions views it).
@@ -52,9 +83,9 @@ rsa::SignOptions sign_options(std::string_view padding, std::string_view hash, s
                               const std::optional<std::string>& mgf_hash, bool prehashed, std::string_view engine) {
   rsa::SignOptions o;
   o.padding = parse_signature_padding(padding);
-  o.hash = rsa::parse_digest(hash);
+  o.hash = parse_rsa_digest(hash, "hash");
   o.salt_length = salt_length;
-  o.mgf_hash = parse_optional_hash(mgf_hash);
+  o.mgf_hash = parse_optional_hash(mgf_hash, "mgf_hash");
   o.prehashed = prehashed;
   o.engine = engine;
   return o;
@@ -66,8 +97,8 @@ rsa::EncryptOptions encrypt_options(std::string_view padding, std::string_view h
                                     std::string_view engine) {
   rsa::EncryptOptions o;
   o.padding = parse_encryption_padding(padding);
-  o.hash = rsa::parse_digest(hash);
-  o.mgf_hash = parse_optional_hash(mgf_hash);
+  o.hash = parse_rsa_digest(hash, "hash");
+  o.mgf_hash = parse_optional_hash(mgf_hash, "mgf_hash");
   o.label = label.view();
   o.engine = engine;
   return o;
@@ -92,9 +123,8 @@ std::vector<const Key*> key_pointers(nb::list keys, const char* what) {
   for (std::size_t i = 0; i < nb::len(keys); ++i) {
     nb::handle item = keys[i];
     if (!nb::isinstance<Key>(item))
-      throw nb::type_error((std::string(what) + "[" + std::to_string(i) + "] must be an RSA " +
-                            (std::is_same_v<Key, rsa::PrivateKey> ? "private" : "public") + " key")
-                               .c_str());
+      throw ArgumentTypeError(std::string(what) + "[" + std::to_string(i) + "] must be an RSA " +
+                              (std::is_same_v<Key, rsa::PrivateKey> ? "private" : "public") + " key");
     out.push_back(&nb::cast<const Key&>(item));
   }
   return out;
@@ -355,9 +385,9 @@ nb::list modexp_many(nb::list bases, nb::handle exponent, nb::handle modulus, co
 
 void register_rsa_bindings(nb::module_& m) {
   nb::class_<rsa::PublicKey>(m, "_RsaPublicKey", "An RSA public key (use cryptaccel.rsa.PublicKey)")
-      .def_static("from_pem", &public_from_pem, nb::arg("data"))
-      .def_static("from_der", &public_from_der, nb::arg("data"))
-      .def_static("from_numbers", &public_from_numbers, nb::arg("n"), nb::arg("e"))
+      .def_static("from_pem", &public_from_pem, nb::arg("data").none())
+      .def_static("from_der", &public_from_der, nb::arg("data").none())
+      .def_static("from_numbers", &public_from_numbers, nb::arg("n").none(), nb::arg("e").none())
       .def_prop_ro("bits", &rsa::PublicKey::bits)
       .def_prop_ro("size", &rsa::PublicKey::size)
       .def("n", [](const rsa::PublicKey& k) { return to_py(k.n()); })
@@ -365,23 +395,24 @@ void register_rsa_bindings(nb::module_& m) {
       .def("to_pem", &rsa::PublicKey::to_pem);
 
   nb::class_<rsa::PrivateKey>(m, "_RsaPrivateKey", "An RSA private key (use cryptaccel.rsa.PrivateKey)")
-      .def_static("from_pem", &private_from_pem, nb::arg("data"), nb::arg("password").none())
-      .def_static("from_der", &private_from_der, nb::arg("data"))
+      .def_static("from_pem", &private_from_pem, nb::arg("data").none(), nb::arg("password").none())
+      .def_static("from_der", &private_from_der, nb::arg("data").none())
       .def_static("generate", &private_generate, nb::arg("bits"), nb::arg("public_exponent"))
       .def_prop_ro("bits", &rsa::PrivateKey::bits)
       .def_prop_ro("size", &rsa::PrivateKey::size)
       .def("public_key", &rsa::PrivateKey::public_key)
       .def("to_pem", &private_to_pem, nb::arg("password").none());
 
-  m.def("_rsa_sign", &sign, nb::arg("key"), nb::arg("message"), nb::arg("padding"), nb::arg("hash"),
+  // .none() on the bytes-like arguments: None reaches ByteArg, whose message names the argument.
+  m.def("_rsa_sign", &sign, nb::arg("key"), nb::arg("message").none(), nb::arg("padding"), nb::arg("hash"),
         nb::arg("salt_length").none(), nb::arg("mgf_hash").none(), nb::arg("prehashed"), nb::arg("engine"));
-  m.def("_rsa_verify", &verify, nb::arg("key"), nb::arg("message"), nb::arg("signature"), nb::arg("padding"),
-        nb::arg("hash"), nb::arg("salt_length").none(), nb::arg("mgf_hash").none(), nb::arg("prehashed"),
-        nb::arg("engine"));
-  m.def("_rsa_encrypt", &encrypt, nb::arg("key"), nb::arg("plaintext"), nb::arg("padding"), nb::arg("hash"),
-        nb::arg("mgf_hash").none(), nb::arg("label"), nb::arg("engine"));
-  m.def("_rsa_decrypt", &decrypt, nb::arg("key"), nb::arg("ciphertext"), nb::arg("padding"), nb::arg("hash"),
-        nb::arg("mgf_hash").none(), nb::arg("label"), nb::arg("engine"));
+  m.def("_rsa_verify", &verify, nb::arg("key"), nb::arg("message").none(), nb::arg("signature").none(),
+        nb::arg("padding"), nb::arg("hash"), nb::arg("salt_length").none(), nb::arg("mgf_hash").none(),
+        nb::arg("prehashed"), nb::arg("engine"));
+  m.def("_rsa_encrypt", &encrypt, nb::arg("key"), nb::arg("plaintext").none(), nb::arg("padding"), nb::arg("hash"),
+        nb::arg("mgf_hash").none(), nb::arg("label").none(), nb::arg("engine"));
+  m.def("_rsa_decrypt", &decrypt, nb::arg("key"), nb::arg("ciphertext").none(), nb::arg("padding"), nb::arg("hash"),
+        nb::arg("mgf_hash").none(), nb::arg("label").none(), nb::arg("engine"));
   m.def("_rsa_sign_many", &sign_many, nb::arg("keys"), nb::arg("messages"), nb::arg("padding"), nb::arg("hash"),
         nb::arg("salt_length").none(), nb::arg("mgf_hash").none(), nb::arg("prehashed"), nb::arg("engine"),
         nb::arg("threads"), "-> (list[bytes], engine_name)");

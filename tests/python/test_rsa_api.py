@@ -7,12 +7,18 @@ short) on every engine:
   * PSS signatures (digest-length, zero and maximum salts) made here verify in cryptography and vice versa;
   * OAEP (SHA-256 and SHA-1, with and without a label) and PKCS#1 v1.5 ciphertexts decrypt both ways;
   * modexp_many equals Python's pow() for random bases, the private exponent (non-CRT decryption) and e.
+
+Issue 23: OAEP defaults to SHA-1 (hash and MGF1) as openssl pkeyutl and cryptaccel pkeyutl do, checked against
+cryptography's OAEP(MGF1(SHA1), SHA1) and both tools; an unknown digest's message lists the digests RSA accepts, each
+of which signs as cryptography signs with it. Random data of the new tests draws from CRYPTACCEL_TEST_SEED.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import random
+import re
 import shutil
 import subprocess
 import threading
@@ -24,6 +30,7 @@ from cryptaccel import rsa
 from rsa_helpers import crypto_hash, fresh_crypto_key, skip_unless_rsa, to_cryptaccel_private, to_cryptaccel_public
 
 SIZES = [1024, 2048, 3072, 4096, 8192]
+SEED = int(os.environ.get("CRYPTACCEL_TEST_SEED", "20261128"))
 
 
 @pytest.fixture(autouse=True)
@@ -121,11 +128,11 @@ def crsa_public_pem(private_pem: bytes) -> bytes:
 
 
 def test_key_objects_are_only_made_by_the_constructors():
-    with pytest.raises(TypeError):
+    with pytest.raises(cryptaccel.InvalidArgumentType):
         rsa.PrivateKey(object())
-    with pytest.raises(TypeError):
+    with pytest.raises(cryptaccel.InvalidArgumentType):
         rsa.sign(b"not a key", b"m")
-    with pytest.raises(TypeError):
+    with pytest.raises(cryptaccel.InvalidArgumentType):
         rsa.verify(b"not a key", b"m", b"s")
 
 
@@ -233,6 +240,96 @@ def test_modexp_many_refuses_bad_moduli():
         rsa.modexp_many([2], 3, (1 << 8193) + 1)  # too large
     with pytest.raises(cryptaccel.InvalidArgument):
         rsa.modexp_many([-2], 3, 7)
+
+
+# --- OAEP's default hash and digest names (issue 23) ----------------------------------------------------------------
+
+def test_oaep_defaults_to_sha1_as_openssl(engine):
+    """rsa.encrypt / decrypt / decrypt_many default to OAEP with SHA-1 and MGF1-SHA-1, the default of openssl pkeyutl
+    and cryptaccel pkeyutl: ciphertexts cross both ways between the defaults and cryptography's
+    OAEP(MGF1(SHA1), SHA1); SHA-256 is still there by name, and is not what the default decrypts."""
+    skip_unless_rsa(engine)
+    hashes, _, padding = _crypto()
+    for fn in (rsa.encrypt, rsa.decrypt, rsa.decrypt_many):
+        assert inspect.signature(fn).parameters["hash"].default == rsa.DEFAULT_OAEP_HASH == "sha1", fn.__name__
+        assert inspect.signature(fn).parameters["mgf_hash"].default is None, fn.__name__
+        assert "SHA-1" in fn.__doc__, fn.__name__
+    ck = fresh_crypto_key(2048)
+    key = to_cryptaccel_private(ck)
+    pub = key.public_key()
+    oaep_sha1 = padding.OAEP(mgf=padding.MGF1(hashes.SHA1()), algorithm=hashes.SHA1(), label=None)
+    oaep_sha256 = padding.OAEP(mgf=padding.MGF1(hashes.SHA256()), algorithm=hashes.SHA256(), label=None)
+    r = random.Random(f"{SEED}:oaep-default:{engine}")
+    msgs = [r.randbytes(n) for n in (0, 1, r.randrange(2, 200), 256 - 2 * 20 - 2)]
+    for m in msgs:
+        assert ck.decrypt(rsa.encrypt(pub, m, engine=engine), oaep_sha1) == m, f"seed {SEED}"
+        assert rsa.decrypt(key, ck.public_key().encrypt(m, oaep_sha1), engine=engine) == m, f"seed {SEED}"
+    theirs = [ck.public_key().encrypt(m, oaep_sha1) for m in msgs]
+    assert rsa.decrypt_many(key, theirs, engine=engine) == msgs
+    with pytest.raises(cryptaccel.InvalidArgument):
+        rsa.encrypt(pub, bytes(256 - 2 * 20 - 1), engine=engine)  # one byte over SHA-1 OAEP's capacity
+    ct256 = ck.public_key().encrypt(msgs[2], oaep_sha256)
+    with pytest.raises(cryptaccel.InvalidCiphertext):
+        rsa.decrypt(key, ct256, engine=engine)
+    assert rsa.decrypt(key, ct256, hash="sha256", engine=engine) == msgs[2]
+    assert rsa.decrypt_many(key, [ct256], engine=engine) == [None]
+
+
+def test_oaep_default_interoperates_with_pkeyutl(tmp_path):
+    """The bug of issue 23: a message encrypted by `cryptaccel pkeyutl -encrypt -pkeyopt rsa_padding_mode:oaep` (or
+    openssl's) failed rsa.decrypt(key, ct). Now it decrypts with the defaults, and rsa.encrypt(pub, m) decrypts with
+    both tools' defaults."""
+    tools = []
+    if os.environ.get("CRYPTACCEL_CLI"):
+        tools.append([os.environ["CRYPTACCEL_CLI"], "pkeyutl"])
+    if shutil.which("openssl"):
+        tools.append(["openssl", "pkeyutl"])
+    if not tools:
+        pytest.skip("neither CRYPTACCEL_CLI nor the openssl command is available")
+    key = to_cryptaccel_private(fresh_crypto_key(2048))
+    priv, pub = tmp_path / "key.pem", tmp_path / "pub.pem"
+    priv.write_bytes(key.to_pem())
+    pub.write_bytes(key.public_key().to_pem())
+    r = random.Random(f"{SEED}:pkeyutl-oaep")
+    for tool in tools:
+        msg = r.randbytes(r.randrange(1, 200))
+        (tmp_path / "pt").write_bytes(msg)
+        proc = subprocess.run(tool + ["-encrypt", "-pubin", "-inkey", str(pub), "-pkeyopt", "rsa_padding_mode:oaep",
+                                      "-in", str(tmp_path / "pt"), "-out", str(tmp_path / "ct")],
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert rsa.decrypt(key, (tmp_path / "ct").read_bytes()) == msg, f"{tool[0]}, seed {SEED}"
+        (tmp_path / "ours").write_bytes(rsa.encrypt(key.public_key(), msg))
+        proc = subprocess.run(tool + ["-decrypt", "-inkey", str(priv), "-pkeyopt", "rsa_padding_mode:oaep",
+                                      "-in", str(tmp_path / "ours"), "-out", str(tmp_path / "back")],
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / "back").read_bytes() == msg, f"{tool[0]}, seed {SEED}"
+
+
+def test_unknown_digest_lists_what_rsa_accepts():
+    """'unknown hash' names the digests RSA takes (SHA-1, SHA-2, SHA-3; not SHAKE or SM3, which cryptaccel.new
+    knows), and each of them is accepted: its PKCS#1 v1.5 signature equals cryptography's."""
+    _, _, padding = _crypto()
+    ck = fresh_crypto_key(1024)
+    key = to_cryptaccel_private(ck)
+    pub = key.public_key()
+    lists = set()
+    for bad in ("md5", "shake_128", "sm3", "sha257"):
+        for what, call in (("hash", lambda: rsa.sign(key, b"m", hash=bad)),
+                           ("hash", lambda: rsa.encrypt(pub, b"m", hash=bad)),
+                           ("mgf_hash", lambda: rsa.decrypt(key, bytes(key.size), mgf_hash=bad)),
+                           ("mgf_hash", lambda: rsa.verify(pub, b"m", b"s", padding="pss", mgf_hash=bad))):
+            with pytest.raises(cryptaccel.InvalidArgument) as info:
+                call()
+            text = str(info.value)
+            assert f"RSA {what} '{bad}'" in text, text
+            lists.add(re.search(r"RSA accepts: ([a-z0-9_, ]+)\)", text).group(1))
+    assert len(lists) == 1, lists
+    listed = lists.pop().split(", ")
+    assert set(listed) == {"sha1"} | (cryptaccel.algorithms_guaranteed - {"shake_128", "shake_256", "sm3"})
+    for name in listed:
+        assert rsa.sign(key, b"message", hash=name) == ck.sign(b"message", padding.PKCS1v15(), crypto_hash(name)), name
 
 
 # --- batches -------------------------------------------------------------------------------------------------------
