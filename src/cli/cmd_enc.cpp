@@ -2,8 +2,12 @@
 // (-pass, -k, -kfile with -pbkdf2/-iter/-md, the "Salted__" header: enc_password.hpp), streamed in bounded memory,
 // with GCM (--aad, --taglen) and XTS (--xts-unit, --xts-sector) extensions. The library does the cryptography.
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "atomic_output.hpp"
@@ -53,6 +58,7 @@ struct EncOptions {
   std::optional<std::uint64_t> xts_sector;
   bool verbose = false;
   bool help = false;
+  bool list = false;             // -list, -ciphers: print the ciphers and stop
   bool base64 = false;           // -a, -base64: the ciphertext is base64 text
   bool base64_one_line = false;  // -A: on one line
   PasswordOptions password;
@@ -60,7 +66,7 @@ struct EncOptions {
 
 enum class Opt {
   in, out, key, iv, nopad, nosalt, salt, cipher, engine, aad, taglen, xts_unit, xts_sector, enc, dec, verbose, help,
-  pass, k, kfile, pbkdf2, iter, md, salt_hex, print_key, print_key_only, base64, base64_one_line
+  pass, k, kfile, pbkdf2, iter, md, salt_hex, print_key, print_key_only, base64, base64_one_line, list
 };
 
 struct OptionDef {
@@ -81,13 +87,20 @@ constexpr OptionDef kOptions[] = {
     {"md", Opt::md, true},           {"S", Opt::salt_hex, true},       {"salt", Opt::salt, false},
     {"p", Opt::print_key, false},    {"P", Opt::print_key_only, false},
     {"a", Opt::base64, false},       {"base64", Opt::base64, false},   {"A", Opt::base64_one_line, false},
+    {"list", Opt::list, false},      {"ciphers", Opt::list, false},
 };
+
+/// openssl's short cipher names (`openssl list -cipher-algorithms`: aes128 => AES-128-CBC, ..., sm4 => SM4-CBC).
+constexpr std::pair<std::string_view, std::string_view> kCipherAliases[] = {
+    {"aes128", "aes-128-cbc"}, {"aes192", "aes-192-cbc"}, {"aes256", "aes-256-cbc"}, {"sm4", "sm4-cbc"}};
 
 constexpr const char* kUsage =
     "Usage: cryptaccel %s -CIPHER (-K HEX [-iv HEX] | -pass ARG [-pbkdf2] [-iter N]) [options]\n"
     "Encrypt or decrypt like `openssl enc`, with a raw key or a password, in bounded memory.\n"
     "\n"
-    "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts\n"
+    "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts; openssl's\n"
+    "                          aliases -aes128, -aes192, -aes256, -sm4 are CBC\n"
+    "  -list, -ciphers         print the supported ciphers (as `openssl enc -list`) and stop\n"
     "  -e, -d                  encrypt (default for enc) or decrypt (default for dec)\n"
     "  -K, --key HEX           key, exactly the cipher's key size (XTS: both halves)\n"
     "  -iv, --iv HEX           IV: 16 bytes for CBC, CTR and XTS (the tweak); GCM: any non-zero length;\n"
@@ -110,7 +123,7 @@ constexpr const char* kUsage =
     "  -v, --verbose           print the engine used to stderr\n"
     "  -h, --help              this help\n"
     "\n"
-    "Every option may be written with one or two dashes; --name=value works too.\n"
+    "Every option may be written with one or two dashes; -name=value and --name=value work too.\n"
     "Ciphers: %s\n";
 
 std::string join_cipher_names() {
@@ -129,6 +142,10 @@ std::uint64_t parse_number(std::string_view text, std::string_view option) {
 }
 
 CipherSpec parse_cipher(std::string_view name) {
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  for (const auto& [alias, full] : kCipherAliases)
+    if (lower == alias) return CipherSpec::parse(full);
   try {
     return CipherSpec::parse(name);
   } catch (const InvalidArgument&) {
@@ -203,9 +220,26 @@ EncOptions parse_args(const std::vector<std::string>& args, bool decrypt_by_defa
       case Opt::dec: opt.dir = Direction::decrypt; break;
       case Opt::verbose: opt.verbose = true; break;
       case Opt::help: opt.help = true; break;
+      case Opt::list: opt.list = true; return opt;  // as openssl: the rest of the line is not looked at
     }
   }
   return opt;
+}
+
+/// -list / -ciphers: every name -CIPHER takes (the aliases included), sorted as strcmp does, in `openssl enc -list`'s
+/// layout: a heading, then "-NAME" padded to 26 columns, three to a line, and an empty line at the end.
+void print_cipher_list() {
+  std::vector<std::string> names = cipher_names();
+  for (const auto& [alias, full] : kCipherAliases) names.emplace_back(alias);
+  std::sort(names.begin(), names.end());
+  std::printf("Supported ciphers:\n");
+  std::size_t column = 0;
+  for (const std::string& name : names) {
+    std::printf("-%-25s", name.c_str());
+    column = (column + 1) % 3;
+    std::fputs(column == 0 ? "\n" : " ", stdout);
+  }
+  std::printf("\n");
 }
 
 bytes decode_hex_option(const std::string& hex, std::string_view option) {
@@ -294,7 +328,54 @@ std::string run_streaming(const CipherSpec& spec, const EncOptions& opt, const C
   return stream.engine_used().empty() ? resolve_engine(opt.engine, spec, opt.dir) : stream.engine_used();
 }
 
-void run(const EncOptions& opt, const char* command) {
+/// A source whose first bytes were already read (to look at them): hands them back first, then the rest.
+class ReplaySource : public ByteSource {
+ public:
+  ReplaySource(bytes head, ByteSource& rest) : head_(std::move(head)), rest_(rest) {}
+  std::size_t read(mutable_bytes buffer) override {
+    std::size_t n = std::min(buffer.size(), head_.size() - at_);
+    std::copy_n(head_.begin() + static_cast<std::ptrdiff_t>(at_), n, buffer.begin());
+    at_ += n;
+    if (n < buffer.size()) n += rest_.read(buffer.subspan(n));
+    return n;
+  }
+
+ private:
+  bytes head_;
+  std::size_t at_ = 0;
+  ByteSource& rest_;
+};
+
+/// The line said when a decryption given -K reads an input that opens with openssl's password header.
+constexpr const char* kSaltedHint =
+    "the input starts with \"Salted__\": it looks encrypted with a password; decrypt with -pass, -k or -kfile "
+    "instead of -K";
+
+/// Whether `input` (`file`, or `decoded` from it) opens with "Salted__". A regular file is looked at without being
+/// read (pread at its offset: the stream maps it from there as before); anything else (a pipe, base64) is read, and
+/// `replay` set to hand those bytes back: the stream must then read `*replay` instead of the descriptor.
+bool starts_with_salt_header(StreamInput& file, ByteSource& input, bool decoded, std::optional<ReplaySource>& replay) {
+  bytes head(kOpensslSaltMagic.size());
+  const auto salted = [&](std::size_t got) {
+    return got == kOpensslSaltMagic.size() && std::equal(head.begin(), head.begin() + got, kOpensslSaltMagic.begin());
+  };
+  struct stat st {};
+  if (!decoded && ::fstat(file.fd(), &st) == 0 && S_ISREG(st.st_mode)) {
+    if (const off_t at = ::lseek(file.fd(), 0, SEEK_CUR); at >= 0) {
+      ssize_t n;
+      do n = ::pread(file.fd(), head.data(), head.size(), at); while (n < 0 && errno == EINTR);
+      return n > 0 && salted(static_cast<std::size_t>(n));  // a read error shows again when the stream reads
+    }
+  }
+  const std::size_t got = input.read(head);
+  head.resize(got);
+  const bool result = salted(got);
+  replay.emplace(std::move(head), input);
+  return result;
+}
+
+/// Runs the command; `failure_hint` gets a hint to add to a decryption failure's message (success prints it itself).
+void run(const EncOptions& opt, const char* command, std::string& failure_hint) {
   if (!opt.spec) throw InvalidArgument("no cipher given (e.g. -aes-128-cbc or -cipher NAME; see --help)");
   CipherSpec spec = *opt.spec;
   spec.padding = !opt.nopad;
@@ -364,6 +445,16 @@ void run(const EncOptions& opt, const char* command) {
   ByteSource& input = base64_input ? static_cast<ByteSource&>(*base64_input) : file_input;
   AtomicOutput output(opt.out_path);
   bytes header;
+  std::optional<ReplaySource> replay;  // what the stream reads instead of `input` once its start was looked at
+  bool salted_hint = false;
+  if (!with_password && opt.dir == Direction::decrypt) {
+    // -K given, but the input looks like openssl's password mode: decrypted as asked (and failing or not as before),
+    // with a hint on stderr.
+    salted_hint = starts_with_salt_header(file_input, input, base64_input.has_value(), replay);
+    if (salted_hint) failure_hint = kSaltedHint;
+  }
+  ByteSource& source = replay ? static_cast<ByteSource&>(*replay) : input;
+  StreamInput* const source_file = base64_input || replay ? nullptr : &file_input;  // pipe_fd reads it directly
   if (with_password) {
     const PasswordKdf kdf = password_kdf(opt.password, command);
     std::string password = read_password(*opt.password.source, "-pass");
@@ -400,12 +491,11 @@ void run(const EncOptions& opt, const char* command) {
   std::optional<SpoolFile> spool;
   if (streaming && gcm && opt.dir == Direction::decrypt && is_stdio(opt.out_path)) spool.emplace();
   if (streaming) {
-    engine_used = run_streaming(spec, opt, params, input, base64_input ? nullptr : &file_input, output, header,
-                                spool ? &*spool : nullptr);
+    engine_used = run_streaming(spec, opt, params, source, source_file, output, header, spool ? &*spool : nullptr);
   } else {
     // GCM or single-unit XTS on an engine without the building blocks to stream it (cuda): the whole input in
     // memory, and a GCM decryption verified before anything is written.
-    bytes data = read_rest(input);
+    bytes data = read_rest(source);
     const WipeOnExit wipe_data{data};
     bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, data, opt.engine, &engine_used)
                                                  : decrypt(spec, params, data, opt.engine, &engine_used);
@@ -424,6 +514,7 @@ void run(const EncOptions& opt, const char* command) {
   if (opt.verbose) std::fprintf(stderr, "engine: %s\n", engine_used.c_str());
   // Warned only on success, so that a failure is always exactly one line.
   if (iv_ignored) std::fprintf(stderr, "cryptaccel %s: warning: iv not used by this cipher\n", command);
+  if (salted_hint) std::fprintf(stderr, "cryptaccel %s: hint: %s\n", command, kSaltedHint);
 }
 
 void report_error(const char* command, std::string message) {
@@ -435,18 +526,25 @@ void report_error(const char* command, std::string message) {
 
 int run_enc(const std::vector<std::string>& args, bool decrypt_by_default) {
   const char* command = decrypt_by_default ? "dec" : "enc";
+  std::string hint;  // set by run() for a decryption failure's message
   try {
     const EncOptions opt = parse_args(args, decrypt_by_default);
     if (opt.help) {
       std::printf(kUsage, command, join_cipher_names().c_str());
       return 0;
     }
-    run(opt, command);
+    if (opt.list) {
+      print_cipher_list();
+      return 0;
+    }
+    run(opt, command, hint);
     return 0;
   } catch (const std::bad_alloc&) {
     report_error(command, "out of memory");
   } catch (const std::exception& e) {
-    report_error(command, e.what());
+    // A failed padding or tag check of an input that looked password-encrypted: the hint says why it may have failed.
+    const bool check_failed = dynamic_cast<const BadDecrypt*>(&e) || dynamic_cast<const AuthenticationFailed*>(&e);
+    report_error(command, check_failed && !hint.empty() ? std::string(e.what()) + " (hint: " + hint + ")" : e.what());
   }
   return 1;
 }

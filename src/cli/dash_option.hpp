@@ -9,11 +9,12 @@
 
 namespace cryptaccel::cli {
 
-/// One option word: `-name`, `--name` or `--name=value` (only the double-dash form takes an inline value, as
-/// openssl's own parser).
+/// One option word: `-name`, `--name`, `-name=value` or `--name=value` (OpenSSL 3.0's parser takes an inline value
+/// after one dash too: `openssl enc -K=HEX`).
 struct DashOption {
   std::string_view name;                    ///< without the dashes and the inline value; views the argument
-  std::optional<std::string> inline_value;  ///< the part after '=' of `--name=value`
+  std::optional<std::string> inline_value;  ///< the part after the first '=' of `-name=value` or `--name=value`
+  std::string_view dashes;                  ///< "-" or "--", as written (for messages)
 };
 
 /// Splits `arg`; throws InvalidArgument ("unexpected argument ...") when it is not an option.
