@@ -1,19 +1,31 @@
 // All-or-nothing output: a file appears (or is replaced) only once its whole content is written.
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::cli {
 
-/// Destination of a command's output: stdout, or a file that is written to a temporary file in the same directory and
-/// renamed over the destination only when complete. On failure nothing new is left behind and an existing destination
-/// is untouched. Errors are std::runtime_error with a one-line message naming the destination.
+class SpoolFile;
+
+/// Destination of a command's output: stdout, or a file. A file is written to a temporary file in its directory and
+/// renamed over the destination only when complete; an existing file's mode, owner, group and extended attributes
+/// (ACLs included) are given to the new one first. A symbolic link is written through (a dangling one: its target is
+/// created). Hard links to a replaced file are broken: the other names keep the old content. When the file cannot
+/// be replaced keeping all that (its directory is not writable, or its owner or group cannot be given to a new file:
+/// not root) but it is writable, the output goes to an unnamed file in $TMPDIR (SpoolFile) and is copied over the
+/// destination in place at finish(): still nothing until everything succeeded, but not crash-atomic (a crash during
+/// that copy leaves it half-written). An existing device or FIFO is written in place. On failure nothing new is left
+/// behind and an existing destination is untouched. Errors are std::runtime_error with a one-line message naming the
+/// file that failed (the destination, its temporary file, or $TMPDIR).
 class AtomicOutput {
  public:
-  /// Prepares output to `path` ("" or "-": stdout). Checks early that the destination can be created (its directory
-  /// exists and is writable, it is not a directory), so that a doomed command fails before doing its work.
+  /// Prepares output to `path` ("" or "-": stdout). Checks early that the destination can be written (its directory
+  /// exists and is writable, or the existing file is; it is not a directory), so that a doomed command fails before
+  /// doing its work.
   explicit AtomicOutput(std::string path);
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
@@ -27,20 +39,36 @@ class AtomicOutput {
   /// The same in pieces, for output that does not fit in memory: begin(), write() any number of times, finish().
   /// Until finish() a file destination is untouched (the pieces go to the temporary file); stdout gets each piece
   /// as it comes. If finish() is never reached (an error, an exception), the destructor removes the temporary file.
+  /// write() may run on another thread than begin() and finish() (one call at a time).
   void begin();
   void write(bytes_view data);
   void finish();
 
  private:
-  std::string path_;           // empty for stdout; else the final destination (symlinks resolved)
-  std::string display_path_;   // as the user wrote it, for messages
-  bool direct_ = false;        // existing non-regular file (device, FIFO): written in place, never renamed over
+  enum class Kind {
+    standard_output,  // "" or "-"
+    direct,           // an existing device or FIFO: written in place, never renamed over
+    replace,          // a temporary file in the same directory, renamed over the destination
+    in_place,         // a spool file in $TMPDIR, copied over the existing destination at finish()
+  };
+  Kind kind_ = Kind::standard_output;
+  std::string path_;           // the file written: the destination with symlinks followed
+  std::string display_path_;   // as the user wrote it
   unsigned new_mode_ = 0666;   // permissions of the published file
-  int fd_ = -1;                // between begin() and finish(): the temporary file, or the direct destination
+  bool existing_ = false;      // a regular file is there: its owner, group and attributes are kept
+  unsigned uid_ = 0, gid_ = 0; // that file's owner and group
+  int fd_ = -1;                // between begin() and finish(): the temporary file, or the destination itself
   std::string temp_;           // the temporary file's name while it exists
-  std::uint64_t written_ = 0;         // bytes written to the temporary file so far
+  std::unique_ptr<SpoolFile> spool_;  // in_place: the output until finish()
+  std::uint64_t written_ = 0;         // bytes written so far
   std::uint64_t writeback_from_ = 0;  // first byte whose writeback has not been started
 
+  bool begin_replace();
+  void begin_in_place();
+  void finish_replace();
+  void finish_in_place();
+  void discard_temp();
+  std::runtime_error temp_error(const std::string& what, int err) const;
   void start_writeback(std::size_t just_written);
 };
 
