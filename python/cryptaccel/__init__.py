@@ -17,7 +17,9 @@ Conventions (identical on every engine, see docs/python.md):
 * ECB/CBC: PKCS#7 padding unless ``padding=False`` (then the length must be a multiple of 16).
 * CTR: the IV is the initial 128-bit counter block, incremented as one big-endian 128-bit integer.
 * GCM: any non-empty nonce length; ``encrypt`` returns ``ciphertext || tag`` (``tag_len`` bytes, 4..16) and
-  ``decrypt`` takes ``ciphertext || tag`` and raises :class:`AuthenticationFailed` on a bad tag.
+  ``decrypt`` takes ``ciphertext || tag`` and raises :class:`AuthenticationFailed` on a bad tag. ``aad`` and a
+  ``tag_len`` other than 16 are refused (:class:`InvalidArgument`) by the other modes, and an IV by ECB, as
+  ``cryptaccel enc`` refuses them, rather than silently ignored.
 * XTS (AES-128/256): key = key1 || key2, IV = the 16-byte tweak of the first data unit (see :func:`xts_tweak`);
   ``xts_unit`` splits the data into data units of that many bytes with consecutive tweaks.
 
@@ -30,6 +32,10 @@ Hashing has :mod:`hashlib`'s interface (see cryptaccel._hash)::
 
 Every function accepts any bytes-like object (``bytes``, ``bytearray``, ``memoryview``, ...) for keys, IVs, data and
 AAD, and releases the GIL while the C++ code runs on inputs larger than 4 KiB.
+
+Errors (cryptaccel._errors): everything cryptaccel raises is a :class:`Error`; a bad value is an
+:class:`InvalidArgument` (a ValueError), a wrong type an :class:`InvalidArgumentType` (a TypeError), bad padding a
+:class:`BadDecrypt` (a ValueError), a forged GCM message an :class:`AuthenticationFailed`.
 """
 
 from __future__ import annotations
@@ -37,7 +43,16 @@ from __future__ import annotations
 import operator
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from ._errors import AuthenticationFailed, BadDecrypt, EngineUnavailable, Error, InvalidArgument, InvalidCiphertext
+from ._errors import (
+    AuthenticationFailed,
+    BadDecrypt,
+    EngineUnavailable,
+    Error,
+    InvalidArgument,
+    InvalidArgumentType,
+    InvalidCiphertext,
+    plain_type_error,
+)
 from . import _cryptaccel as _ext
 from ._stream import CipherContext, decrypt_file, decryptor, encrypt_file, encryptor, streamable
 from ._hash import (
@@ -124,6 +139,7 @@ __all__ = [
     "HashXOF",
     "Error",
     "InvalidArgument",
+    "InvalidArgumentType",
     "AuthenticationFailed",
     "BadDecrypt",
     "InvalidCiphertext",
@@ -141,21 +157,23 @@ _BYTES_TYPES = (bytes, bytearray, memoryview)
 
 
 def _size_arg(name: str, value: Any) -> int:
-    """Checks that ``value`` is a non-negative integer that fits a C++ size_t; raises InvalidArgument otherwise."""
+    """Checks that ``value`` is a non-negative integer that fits a C++ size_t: InvalidArgumentType for another type,
+    InvalidArgument for a value out of range."""
     if isinstance(value, bool):
-        raise InvalidArgument(f"{name} must be an integer, not bool")
+        raise InvalidArgumentType(f"{name} must be an integer, not bool")
     try:
         n = operator.index(value)
     except TypeError:
-        raise InvalidArgument(f"{name} must be an integer, not {type(value).__name__}") from None
+        raise InvalidArgumentType(f"{name} must be an integer, not {type(value).__name__}") from None
     if n < 0 or n > _SIZE_MAX:
         raise InvalidArgument(f"invalid {name} {n} (must be a non-negative integer)")
     return n
 
 
 def _str_arg(name: str, value: Any) -> str:
+    """``value`` when it is a str; InvalidArgumentType otherwise."""
     if not isinstance(value, str):
-        raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
+        raise InvalidArgumentType(f"{name} must be a str, not {type(value).__name__}")
     return value
 
 
@@ -184,9 +202,10 @@ def encrypt(
         key: the key; 16, 24 or 32 bytes for AES, 16 for SM4, twice that for XTS (key1 || key2).
         data: the plaintext (any length; a multiple of 16 for ECB/CBC with ``padding=False``, at least 16 for XTS).
         iv: the IV (CBC), initial counter block (CTR), nonce (GCM, any non-empty length, 12 recommended) or tweak of
-            the first data unit (XTS); empty (the default) for ECB. ``None`` is the same as ``b""``.
-        aad: additional authenticated data (GCM only).
-        tag_len: GCM tag length in bytes, 4..16; ignored by other modes.
+            the first data unit (XTS); empty (the default) for ECB, which refuses an IV. ``None`` is the same as
+            ``b""``.
+        aad: additional authenticated data (GCM only: other modes refuse a non-empty ``aad``).
+        tag_len: GCM tag length in bytes, 4..16; other modes refuse any value but the default 16.
         padding: PKCS#7 padding for ECB and CBC (as ``openssl enc``); ignored by other modes.
         xts_unit: XTS data-unit size in bytes; 0 (the default) makes the whole message one data unit.
         engine: ``"auto"`` or an engine name from :func:`engines` (``"ref"``, ...).
@@ -196,21 +215,25 @@ def encrypt(
         The ciphertext (GCM: ``ciphertext || tag``), or ``(ciphertext, engine_name)`` with ``return_engine=True``.
 
     Raises:
-        InvalidArgument: unknown cipher, wrong key/IV/tag length, or a data length the mode cannot take.
+        InvalidArgument: unknown cipher, wrong key/IV/tag length, a data length the mode cannot take, or an argument
+            the mode does not take (``aad`` or ``tag_len`` without GCM, an IV with ECB).
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
-        TypeError: an argument that should be bytes-like is not.
+        InvalidArgumentType: an argument has the wrong type (a ``str`` for bytes, a float for an int); a TypeError.
     """
-    out, used = _ext._encrypt(
-        _str_arg("cipher", cipher),
-        key,
-        data,
-        _opt_bytes(iv),
-        _opt_bytes(aad),
-        _size_arg("tag_len", tag_len),
-        bool(padding),
-        _size_arg("xts_unit", xts_unit),
-        _str_arg("engine", engine),
-    )
+    try:
+        out, used = _ext._encrypt(
+            _str_arg("cipher", cipher),
+            key,
+            data,
+            _opt_bytes(iv),
+            _opt_bytes(aad),
+            _size_arg("tag_len", tag_len),
+            bool(padding),
+            _size_arg("xts_unit", xts_unit),
+            _str_arg("engine", engine),
+        )
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.encrypt", e) from None
     return (out, used) if return_engine else out
 
 
@@ -239,21 +262,24 @@ def decrypt(
         AuthenticationFailed: the GCM tag does not match (nothing is returned).
         BadDecrypt: malformed PKCS#7 padding, a ciphertext length that is not a block multiple (ECB/CBC), or a GCM
             input shorter than the tag.
-        InvalidArgument: unknown cipher, wrong key/IV/tag length, or a data length the mode cannot take.
+        InvalidArgument: as for :func:`encrypt`.
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
-        TypeError: an argument that should be bytes-like is not.
+        InvalidArgumentType: an argument has the wrong type; a TypeError.
     """
-    out, used = _ext._decrypt(
-        _str_arg("cipher", cipher),
-        key,
-        data,
-        _opt_bytes(iv),
-        _opt_bytes(aad),
-        _size_arg("tag_len", tag_len),
-        bool(padding),
-        _size_arg("xts_unit", xts_unit),
-        _str_arg("engine", engine),
-    )
+    try:
+        out, used = _ext._decrypt(
+            _str_arg("cipher", cipher),
+            key,
+            data,
+            _opt_bytes(iv),
+            _opt_bytes(aad),
+            _size_arg("tag_len", tag_len),
+            bool(padding),
+            _size_arg("xts_unit", xts_unit),
+            _str_arg("engine", engine),
+        )
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.decrypt", e) from None
     return (out, used) if return_engine else out
 
 
@@ -264,8 +290,12 @@ def _per_job(name: str, values: Any, n: int) -> List[Any]:
     if isinstance(values, _BYTES_TYPES):
         return [values] * n
     if isinstance(values, str):
-        raise TypeError(f"{name} must be a sequence of bytes-like objects, not str")
-    items = [_opt_bytes(v) for v in values]
+        raise InvalidArgumentType(f"{name} must be a sequence of bytes-like objects, not str")
+    try:
+        items = [_opt_bytes(v) for v in values]
+    except TypeError:  # not iterable
+        raise InvalidArgumentType(f"{name} must be a bytes-like object or a sequence of them, not "
+                                  f"{type(values).__name__}") from None
     if len(items) != n:
         raise InvalidArgument(f"{name} has {len(items)} items but datas has {n}")
     return items
@@ -285,21 +315,29 @@ def _run_many(
     return_engine: bool,
 ) -> Any:
     if isinstance(datas, (str,) + _BYTES_TYPES):
-        raise TypeError("datas must be a sequence of bytes-like objects")
-    datas = list(datas)
+        raise InvalidArgumentType(f"datas must be a sequence of bytes-like objects, not a single "
+                                  f"{type(datas).__name__}")
+    try:
+        datas = list(datas)
+    except TypeError:  # not iterable
+        raise InvalidArgumentType(f"datas must be a sequence of bytes-like objects, not "
+                                  f"{type(datas).__name__}") from None
     n = len(datas)
-    out, used = _ext._run_many(
-        _str_arg("cipher", cipher),
-        direction,
-        _per_job("keys", keys, n),
-        _per_job("ivs", ivs, n),
-        datas,
-        _per_job("aads", aads, n),
-        _size_arg("tag_len", tag_len),
-        bool(padding),
-        _size_arg("xts_unit", xts_unit),
-        _str_arg("engine", engine),
-    )
+    try:
+        out, used = _ext._run_many(
+            _str_arg("cipher", cipher),
+            direction,
+            _per_job("keys", keys, n),
+            _per_job("ivs", ivs, n),
+            datas,
+            _per_job("aads", aads, n),
+            _size_arg("tag_len", tag_len),
+            bool(padding),
+            _size_arg("xts_unit", xts_unit),
+            _str_arg("engine", engine),
+        )
+    except TypeError as e:
+        raise plain_type_error(f"cryptaccel.{direction}_many", e) from None
     return (out, used) if return_engine else out
 
 
@@ -326,7 +364,7 @@ def encrypt_many(
         keys: one key per job, or a single bytes-like key shared by every job.
         ivs: one IV per job, a single IV shared by every job, or ``None`` (empty IVs, for ECB).
         datas: the plaintexts.
-        aads: GCM additional data: one per job, one shared, or ``None`` (no AAD).
+        aads: GCM additional data: one per job, one shared, or ``None`` (no AAD; the only choice for other modes).
         tag_len, padding, xts_unit, engine: as for :func:`encrypt`, for every job.
         return_engine: when true, return ``(results, engine_name)``.
 
@@ -334,9 +372,10 @@ def encrypt_many(
         A list with one ciphertext per job (GCM: ``ciphertext || tag``), or ``(list, engine_name)``.
 
     Raises:
-        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag/data length (the
-            message starts with ``job <i>:``).
+        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag/data length or an
+            IV/AAD its mode does not take (the message starts with ``job <i>:``).
         EngineUnavailable: as for :func:`encrypt`.
+        InvalidArgumentType: ``datas`` is not a sequence, or an item has the wrong type.
     """
     return _run_many("encrypt", cipher, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine, return_engine)
 
@@ -364,9 +403,10 @@ def decrypt_many(
         ``(list, engine_name)`` with ``return_engine=True``.
 
     Raises:
-        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag length (the message
-            starts with ``job <i>:``).
+        InvalidArgument: unknown cipher, mismatched list lengths, or a job with a wrong key/IV/tag length or an IV/AAD
+            its mode does not take (the message starts with ``job <i>:``).
         EngineUnavailable: as for :func:`encrypt`.
+        InvalidArgumentType: as for :func:`encrypt_many`.
     """
     return _run_many("decrypt", cipher, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine, return_engine)
 
@@ -423,13 +463,14 @@ def xts_tweak(n: int) -> bytes:
 
     Raises:
         InvalidArgument: ``n`` is negative or does not fit in 64 bits.
+        InvalidArgumentType: ``n`` is not an integer.
     """
     if isinstance(n, bool):
-        raise InvalidArgument("n must be an integer, not bool")
+        raise InvalidArgumentType("n must be an integer, not bool")
     try:
         value = operator.index(n)
     except TypeError:
-        raise InvalidArgument(f"n must be an integer, not {type(n).__name__}") from None
+        raise InvalidArgumentType(f"n must be an integer, not {type(n).__name__}") from None
     if value < 0 or value >= 1 << 64:
         raise InvalidArgument(f"XTS data-unit sequence number {value} is out of range (0 .. 2**64-1)")
     return _ext._xts_tweak(value)

@@ -5,6 +5,11 @@ as hashlib's: ``update``, ``digest``, ``hexdigest``, ``copy``, ``name``, ``diges
 same, with the same values (SHAKE objects have ``digest_size`` 0 and take the output length in ``digest(length)``).
 They add ``engine``, the name of the engine whose block function runs.
 
+The constructors take the initial data by position or as ``data=`` or ``string=`` (hashlib's older name), and SHAKE's
+``digest`` takes ``length`` by position or keyword, as hashlib's. Errors are hashlib's kinds: a wrong type raises
+:class:`InvalidArgumentType` (a TypeError: ``update(None)``, ``update("text")``), an unknown name
+:class:`InvalidArgument` (a ValueError).
+
 ``hash_many`` hashes many messages in one batch call (where accelerators are fast), and ``keccak_f1600_batch``
 applies the bare Keccak-f[1600] permutation to many states.
 """
@@ -16,7 +21,7 @@ import operator
 from typing import Any, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from . import _cryptaccel as _ext
-from ._errors import InvalidArgument
+from ._errors import InvalidArgument, InvalidArgumentType, plain_type_error
 
 __all__ = [
     "Hash",
@@ -45,20 +50,33 @@ BytesLike = Union[bytes, bytearray, memoryview]
 
 
 def _name_arg(name: Any) -> str:
+    """``name`` when it is a str (InvalidArgumentType otherwise)."""
     if not isinstance(name, str):
-        raise TypeError(f"name must be a str, not {type(name).__name__}")
+        raise InvalidArgumentType(f"name must be a str, not {type(name).__name__}")
     return name
 
 
 def _engine_arg(engine: Any) -> str:
+    """``engine`` when it is a str (InvalidArgumentType otherwise)."""
     if not isinstance(engine, str):
-        raise TypeError(f"engine must be a str, not {type(engine).__name__}")
+        raise InvalidArgumentType(f"engine must be a str, not {type(engine).__name__}")
     return engine
 
 
+def _int_arg(name: str, value: Any) -> int:
+    """``value`` as an int: an int or an object with ``__index__`` (InvalidArgumentType otherwise: floats, str, None,
+    bool)."""
+    if isinstance(value, bool):
+        raise InvalidArgumentType(f"{name} must be an int, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidArgumentType(f"{name} must be an int, not {type(value).__name__}") from None
+
+
 def _length_arg(length: Any) -> int:
-    """An output length: an int (TypeError otherwise), 0 .. 2**63-1 (InvalidArgument otherwise)."""
-    n = operator.index(length)  # TypeError for floats, str, None ...
+    """An output length: an int (InvalidArgumentType otherwise), 0 .. 2**63-1 (InvalidArgument otherwise)."""
+    n = _int_arg("length", length)
     if n < 0:
         raise InvalidArgument(f"invalid output length {n} (must be non-negative)")
     if n >= 1 << 63:
@@ -87,37 +105,76 @@ for _cls in (Hash, HashXOF):
 del _cls
 
 
-def new(name: str, data: BytesLike = b"", *, engine: str = "auto", usedforsecurity: bool = True) -> Hash:
+class _NoData(bytes):
+    """The type of the constructors' default ``data``: an empty bytes object (so the signature reads ``data=b''``)
+    that is not the caller's, so that ``data`` and ``string`` given together can be told from ``string`` alone."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "b''"
+
+
+_NO_DATA = _NoData()
+
+
+def _initial_data(data: Any, string: Any) -> Any:
+    """The initial data of a constructor: ``data``, or hashlib's older keyword ``string`` (not both)."""
+    if string is None:
+        return data
+    if data is not _NO_DATA:
+        raise InvalidArgumentType("'data' and 'string' are mutually exclusive (string= is hashlib's older name of "
+                                  "data=)")
+    return string
+
+
+def new(name: str, data: BytesLike = _NO_DATA, *, engine: str = "auto", usedforsecurity: bool = True,
+        string: Optional[BytesLike] = None) -> Hash:
     """Returns a new hash object for algorithm ``name``, optionally fed with ``data``, as :func:`hashlib.new`.
 
     Args:
         name: ``"sha224"``, ``"sha256"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``, ``"sha512_256"``,
             ``"sha3_224"``, ``"sha3_256"``, ``"sha3_384"``, ``"sha3_512"``, ``"shake_128"``, ``"shake_256"`` or
             ``"sm3"``; case-insensitive, and ``-``, ``_`` and ``/`` are ignored (``"SHA-256"``, ``"sha512/224"``).
-        data: initial input, any bytes-like object (as a first :meth:`Hash.update`).
+        data: initial input, any bytes-like object (as a first :meth:`Hash.update`); by position or keyword.
         engine: ``"auto"`` or an engine name from :func:`cryptaccel.engines`.
         usedforsecurity: accepted for compatibility with hashlib; has no effect.
+        string: hashlib's older name of ``data`` (give one or the other).
 
     Raises:
         InvalidArgument: unknown algorithm (also a ValueError, as hashlib's "unsupported hash type").
         EngineUnavailable: ``engine`` is unknown, unavailable here, or cannot stream this algorithm.
-        TypeError: ``name`` or ``engine`` is not a str, or ``data`` is not bytes-like.
+        InvalidArgumentType: ``name`` or ``engine`` is not a str, ``data`` is not bytes-like, or both ``data`` and
+            ``string`` are given (a TypeError, as hashlib's).
     """
-    return _ext._new(_name_arg(name), data, _engine_arg(engine))
+    if string is not None:
+        data = _initial_data(data, string)
+    try:
+        return _ext._new(_name_arg(name), data, _engine_arg(engine))
+    except TypeError as e:  # a wrong data type: InvalidArgumentType already, or nanobind's (never shown)
+        raise plain_type_error("cryptaccel.new", e) from None
 
 
 def _constructor(name: str) -> Any:
-    def constructor(data: BytesLike = b"", *, engine: str = "auto", usedforsecurity: bool = True) -> Hash:
-        return _ext._new(name, data, _engine_arg(engine))
+    where = f"cryptaccel.{name}"
+
+    def constructor(data: BytesLike = _NO_DATA, *, engine: str = "auto", usedforsecurity: bool = True,
+                    string: Optional[BytesLike] = None) -> Hash:
+        if string is not None:
+            data = _initial_data(data, string)
+        try:
+            return _ext._new(name, data, _engine_arg(engine))
+        except TypeError as e:
+            raise plain_type_error(where, e) from None
 
     info = _ext._hash_info(name)
     kind = "SHAKE (extendable-output)" if info["xof"] else f"{info['digest_size'] * 8}-bit"
     constructor.__name__ = constructor.__qualname__ = name
     constructor.__module__ = "cryptaccel"
     constructor.__doc__ = (
-        f"Returns a new {info['display_name']} hash object ({kind}), optionally fed with ``data``; as "
-        f"``hashlib.{name}``. ``engine``: ``\"auto\"`` or an engine name. ``usedforsecurity`` is accepted and "
-        "ignored."
+        f"Returns a new {info['display_name']} hash object ({kind}), optionally fed with ``data`` (by position, "
+        f"``data=`` or hashlib's older ``string=``); as ``hashlib.{name}``. ``engine``: ``\"auto\"`` or an engine "
+        "name. ``usedforsecurity`` is accepted and ignored."
     )
     return constructor
 
@@ -172,25 +229,26 @@ def hash_many(
         InvalidArgument: unknown algorithm, a negative length, or a length other than the digest size for a
             fixed-size hash.
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support the algorithm.
-        TypeError: ``messages`` is not a sequence of bytes-like objects, a SHAKE ``length`` is missing, or another
-            argument has the wrong type.
+        InvalidArgumentType: ``messages`` is not a sequence of bytes-like objects, a SHAKE ``length`` is missing, or
+            another argument has the wrong type (a TypeError).
     """
     canonical, digest_size, xof = _info(_name_arg(name))
     if isinstance(messages, (str, bytes, bytearray, memoryview)):
-        raise TypeError("messages must be a sequence of bytes-like objects, not a single "
-                        f"{type(messages).__name__}")
+        raise InvalidArgumentType("messages must be a sequence of bytes-like objects, not a single "
+                                  f"{type(messages).__name__}")
     if length is None:
         if xof:
-            raise TypeError(f"hash_many() needs length= for {canonical} (an extendable-output function)")
+            raise InvalidArgumentType(f"hash_many() needs length= for {canonical} (an extendable-output function)")
         n = digest_size
     else:
         n = _length_arg(length)
-    if isinstance(threads, bool):
-        raise TypeError("threads must be an int, not bool")
-    t = operator.index(threads)
-    if t < 0:
+    t = _int_arg("threads", threads)
+    if t < 0 or t >= 1 << 64:
         raise InvalidArgument(f"invalid threads {t} (must be non-negative; 0: all cores)")
-    out, used = _ext._hash_many(canonical, messages, n, _engine_arg(engine), t)
+    try:
+        out, used = _ext._hash_many(canonical, messages, n, _engine_arg(engine), t)
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.hash_many", e) from None
     return (out, used) if return_engine else out
 
 
@@ -210,7 +268,10 @@ def keccak_f1600_batch(states: Any, engine: str = "auto", *, return_engine: bool
     Raises:
         InvalidArgument: a state without 25 lanes, a lane outside 0 .. 2**64-1, or bytes not a multiple of 200.
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not run Keccak batches.
-        TypeError: ``states`` or a lane has the wrong type.
+        InvalidArgumentType: ``states`` or a lane has the wrong type (a TypeError).
     """
-    out, used = _ext._keccak_f1600_batch(states, _engine_arg(engine))
+    try:
+        out, used = _ext._keccak_f1600_batch(states, _engine_arg(engine))
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.keccak_f1600_batch", e) from None
     return (out, used) if return_engine else out

@@ -7,7 +7,7 @@ import os
 import stat
 from typing import Any, BinaryIO, Union
 
-from ._errors import InvalidArgument
+from ._errors import InvalidArgument, InvalidArgumentType, plain_type_error
 from . import _cryptaccel as _ext
 
 
@@ -39,7 +39,10 @@ class CipherContext:
         """Takes more input (bytes-like); returns the output ready so far."""
         if self._done:
             raise InvalidArgument("the stream is already finalized")
-        return self._stream.update(data)
+        try:
+            return self._stream.update(data)
+        except TypeError as e:  # update(None): nanobind's message would show the private binding
+            raise plain_type_error("CipherContext.update", e) from None
 
     def finalize(self) -> bytes:
         """Ends the stream; returns the rest of the output."""
@@ -54,17 +57,36 @@ class CipherContext:
         return self._stream.engine_used
 
 
-def _context(direction: str, cipher: str, key: Any, iv: Any, aad: Any, tag_len: int, padding: bool, xts_unit: int,
-             engine: str, chunk_bytes: int) -> CipherContext:
+def _check_args(where: str, cipher: Any, iv: Any, aad: Any, tag_len: Any, xts_unit: Any, engine: Any,
+                chunk_bytes: Any = 0) -> None:
+    """The argument checks of streams and files, before anything is opened or written: types
+    (InvalidArgumentType), ranges, and what the cipher's mode does not take (InvalidArgument: ``aad`` or a
+    ``tag_len`` other than 16 without GCM, an IV with ECB; as :func:`cryptaccel.encrypt` and ``cryptaccel enc``).
+    ``where`` is the public name for messages."""
     for name, value in (("cipher", cipher), ("engine", engine)):
         if not isinstance(value, str):
-            raise InvalidArgument(f"{name} must be a str, not {type(value).__name__}")
+            raise InvalidArgumentType(f"{name} must be a str, not {type(value).__name__}")
     for name, value in (("tag_len", tag_len), ("xts_unit", xts_unit), ("chunk_bytes", chunk_bytes)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise InvalidArgument(f"{name} must be a non-negative integer")
-    return CipherContext(_ext._CipherStream(cipher, direction, key, b"" if iv is None else iv,
-                                            b"" if aad is None else aad, tag_len, bool(padding), xts_unit, engine,
-                                            chunk_bytes))
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidArgumentType(f"{name} must be an integer, not {type(value).__name__}")
+        if value < 0 or value >= 1 << 64:
+            raise InvalidArgument(f"invalid {name} {value} (must be a non-negative integer)")
+    try:
+        _ext._check_mode_args(cipher, b"" if iv is None else iv, b"" if aad is None else aad, tag_len)
+    except TypeError as e:
+        raise plain_type_error(where, e) from None
+
+
+def _context(direction: str, cipher: str, key: Any, iv: Any, aad: Any, tag_len: int, padding: bool, xts_unit: int,
+             engine: str, chunk_bytes: int) -> CipherContext:
+    where = f"cryptaccel.{direction}or"
+    _check_args(where, cipher, iv, aad, tag_len, xts_unit, engine, chunk_bytes)
+    try:
+        stream = _ext._CipherStream(cipher, direction, key, b"" if iv is None else iv, b"" if aad is None else aad,
+                                    tag_len, bool(padding), xts_unit, engine, chunk_bytes)
+    except TypeError as e:
+        raise plain_type_error(where, e) from None
+    return CipherContext(stream)
 
 
 def encryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: int = 16, padding: bool = True,
@@ -74,8 +96,10 @@ def encryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: 
     thread count, the memory used. GCM runs on engines that offer its building blocks (cpu, ref).
 
     Raises:
-        InvalidArgument: unknown cipher, wrong key, IV or tag length, or XTS without data units.
+        InvalidArgument: unknown cipher, wrong key, IV or tag length, an argument the mode does not take (``aad`` or
+            ``tag_len`` without GCM, an IV with ECB), or XTS without data units.
         EngineUnavailable: ``engine`` cannot run ``cipher`` (or cannot stream GCM).
+        InvalidArgumentType: an argument has the wrong type.
     """
     return _context("encrypt", cipher, key, iv, aad, tag_len, padding, xts_unit, engine, chunk_bytes)
 
@@ -89,6 +113,7 @@ def decryptor(cipher: str, key: Any, iv: Any = b"", *, aad: Any = b"", tag_len: 
 def streamable(cipher: str, xts_unit: int = 0, engine: str = "auto") -> bool:
     """Whether ``cipher`` streams in bounded memory on ``engine``: every mode; XTS without data units only on an
     engine whose XTS kernel starts at any block (cpu)."""
+    _check_args("cryptaccel.streamable", cipher, b"", b"", 16, xts_unit, engine)
     return _ext._streamable(cipher, xts_unit, engine)
 
 
@@ -96,9 +121,8 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
                 tag_len: int, padding: bool, xts_unit: int, engine: str) -> str:
     from . import decrypt, encrypt  # the one-shot functions, for what does not stream
 
+    _check_args(f"cryptaccel.{direction}_file", cipher, iv, aad, tag_len, xts_unit, engine)
     gcm = _cipher_mode(cipher) == "gcm"
-    if aad and not gcm:
-        raise InvalidArgument("aad is only valid with GCM ciphers")
     # A GCM decryption streams only into a path (a temporary file published after the tag verifies); into a file
     # object, whose writes cannot be taken back, the whole message is decrypted and verified in memory first.
     stream = streamable(cipher, xts_unit, engine) and not (gcm and direction == "decrypt" and

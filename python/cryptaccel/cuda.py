@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple, Union
 
 from . import _cryptaccel as _ext
-from ._errors import AuthenticationFailed, InvalidArgument
+from ._errors import AuthenticationFailed, InvalidArgument, InvalidArgumentType, plain_type_error
 
 __all__ = ["available", "unavailable_reason", "encrypt", "decrypt", "hash_many", "keccak_f1600", "stream_handle"]
 
@@ -58,8 +58,8 @@ def _require_cuda_array(array: Any, what: str, host_api: str) -> None:
     if not hasattr(array, "__dlpack__"):
         if type(array).__name__ == "PyCapsule":
             return  # a bare DLPack capsule (torch.utils.dlpack.to_dlpack): the extension checks it
-        raise TypeError(f"{what} must be a CUDA array with DLPack support (torch.Tensor, cupy.ndarray, ...), "
-                        f"not {type(array).__name__}")
+        raise InvalidArgumentType(f"{what} must be a CUDA array with DLPack support (torch.Tensor, cupy.ndarray, "
+                                  f"...), not {type(array).__name__}")
     device = getattr(array, "__dlpack_device__", None)
     if device is None:
         return
@@ -78,7 +78,7 @@ def stream_handle(stream: Any = None, like: Any = None) -> int:
     ``cuda_stream`` (``torch.cuda.Stream``) or ``ptr`` (``cupy.cuda.Stream``), in that order.
 
     Raises:
-        TypeError: ``stream`` is none of these.
+        InvalidArgumentType: ``stream`` is none of these (a TypeError).
         InvalidArgument: a negative handle.
     """
     if stream is None:
@@ -94,7 +94,7 @@ def stream_handle(stream: Any = None, like: Any = None) -> int:
                 return int(cupy.cuda.get_current_stream().ptr)
         return 0
     if isinstance(stream, bool):
-        raise TypeError("stream must be a CUDA stream or an int handle, not bool")
+        raise InvalidArgumentType("stream must be a CUDA stream or an int handle, not bool")
     if isinstance(stream, int):
         handle = stream
     elif hasattr(stream, "__cuda_stream__"):
@@ -105,7 +105,8 @@ def stream_handle(stream: Any = None, like: Any = None) -> int:
     elif hasattr(stream, "ptr"):
         handle = int(stream.ptr)
     else:
-        raise TypeError(f"stream must be a CUDA stream (torch, cupy, __cuda_stream__) or an int handle, not {type(stream).__name__}")
+        raise InvalidArgumentType("stream must be a CUDA stream (torch, cupy, __cuda_stream__) or an int handle, "
+                                  f"not {type(stream).__name__}")
     if handle < 0:
         raise InvalidArgument(f"invalid stream handle {handle}")
     return handle
@@ -156,6 +157,18 @@ def _empty_bytes(like: Any, shape: Union[int, Tuple[int, ...]], dtype: str = "ui
 
 def _mode(cipher: str) -> str:
     return str(_ext._cipher_info(cipher)["mode"])
+
+
+def _check_types(**values: Any) -> None:
+    """Type checks before anything is queued (InvalidArgumentType, a TypeError): str names, non-negative ints."""
+    for name, value in values.items():
+        if name in ("cipher", "algorithm", "variant"):
+            if not isinstance(value, str):
+                raise InvalidArgumentType(f"{name} must be a str, not {type(value).__name__}")
+        elif value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InvalidArgumentType(f"{name} must be an int, not {type(value).__name__}")
+        elif value is not None and not 0 <= value < 1 << 64:
+            raise InvalidArgument(f"invalid {name} {value} (must be a non-negative integer)")
 
 
 def encrypt(
@@ -231,8 +244,7 @@ def decrypt(
 
 def _crypt(direction: str, cipher: str, key: Any, data: Any, iv: Any, out: Any, tag: Any, aad: Any, tag_len: int,
            ok: Any, xts_unit: int, variant: str, stream: Any) -> Any:
-    if not isinstance(cipher, str):
-        raise InvalidArgument(f"cipher must be a str, not {type(cipher).__name__}")
+    _check_types(cipher=cipher, variant=variant, tag_len=tag_len, xts_unit=xts_unit)
     gcm = _mode(cipher) == "gcm"
     host_api = f"cryptaccel.{direction}"
     for array, what in ((data, "data"), (out, "out"), (tag, "tag"), (ok, "ok")):
@@ -250,9 +262,12 @@ def _crypt(direction: str, cipher: str, key: Any, data: Any, iv: Any, out: Any, 
         if direction == "decrypt" and ok is None:
             ok = _empty_bytes(data, 1, "int32")
             wait_for_tag = True
-    _ext._cuda_crypt(cipher, direction, key, b"" if iv is None else iv, data, out, b"" if aad is None else aad,
-                     tag if gcm else None, tag_len, ok if gcm and direction == "decrypt" else None, xts_unit, variant,
-                     handle)
+    try:
+        _ext._cuda_crypt(cipher, direction, key, b"" if iv is None else iv, data, out, b"" if aad is None else aad,
+                         tag if gcm else None, tag_len, ok if gcm and direction == "decrypt" else None, xts_unit,
+                         variant, handle)
+    except TypeError as e:
+        raise plain_type_error(f"cryptaccel.cuda.{direction}", e) from None
     _keep_alive(stream, handle, data, out, tag, ok)
     if wait_for_tag and _ext._cuda_read_flags(ok, handle) != [1]:
         raise AuthenticationFailed("GCM tag mismatch: the message or its tag was altered (output zeroed)")
@@ -276,6 +291,7 @@ def hash_many(algorithm: str, data: Any, offsets: Any, *, digest_len: Optional[i
     Returns:
         The digests array (ready once the stream's work has run).
     """
+    _check_types(algorithm=algorithm, digest_len=digest_len)
     for array, what in ((data, "data"), (offsets, "offsets"), (out, "out")):
         if array is not None:
             _require_cuda_array(array, what, "cryptaccel.hash_many")
@@ -290,7 +306,10 @@ def hash_many(algorithm: str, data: Any, offsets: Any, *, digest_len: Optional[i
         if len(shape) != 1 or shape[0] < 1:
             raise InvalidArgument("offsets must be a 1-D array of count + 1 entries")
         out = _empty_bytes(data, (int(shape[0]) - 1, digest_len))
-    _ext._cuda_hash(algorithm, data, offsets, out, digest_len, handle)
+    try:
+        _ext._cuda_hash(algorithm, data, offsets, out, digest_len, handle)
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.cuda.hash_many", e) from None
     _keep_alive(stream, handle, data, offsets, out)
     return out
 
@@ -300,6 +319,9 @@ def keccak_f1600(states: Any, *, stream: Any = None) -> Any:
     of each state at ``x + 5*y``) and returns ``states``."""
     _require_cuda_array(states, "states", "cryptaccel.keccak_f1600_batch")
     handle = stream_handle(stream, states)
-    _ext._cuda_keccak(states, handle)
+    try:
+        _ext._cuda_keccak(states, handle)
+    except TypeError as e:
+        raise plain_type_error("cryptaccel.cuda.keccak_f1600", e) from None
     _keep_alive(stream, handle, states)
     return states

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "arg_error.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace pyca {
@@ -27,14 +28,12 @@ class ByteArg {
       return;
     }
     if (!PyObject_CheckBuffer(obj.ptr()))
-      throw nanobind::type_error((std::string(what) + " must be a bytes-like object, not '" +
-                                  Py_TYPE(obj.ptr())->tp_name + "'")
-                                     .c_str());
+      throw ArgumentTypeError(std::string(what) + " must be a bytes-like object, not '" + Py_TYPE(obj.ptr())->tp_name +
+                              "'");
     Py_buffer view;
     if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
       PyErr_Clear();
-      throw nanobind::type_error(
-          (std::string(what) + " must be a C-contiguous bytes-like object").c_str());
+      throw ArgumentTypeError(std::string(what) + " must be a C-contiguous bytes-like object");
     }
     const auto* p = static_cast<const std::uint8_t*>(view.buf);
     try {

@@ -144,8 +144,8 @@ std::vector<int> read_flags(const nb::ndarray<>& flags, std::uintptr_t stream) {
 void register_cuda_bindings(nb::module_& m) {
   m.def("_cuda_available", &ca::cuda::available);
   m.def("_cuda_unavailable_reason", &ca::cuda::unavailable_reason);
-  m.def("_cuda_crypt", &crypt, nb::arg("cipher"), nb::arg("direction"), nb::arg("key"), nb::arg("iv"), nb::arg("data"),
-        nb::arg("out"), nb::arg("aad"), nb::arg("tag").none(), nb::arg("tag_len"), nb::arg("ok").none(),
+  m.def("_cuda_crypt", &crypt, nb::arg("cipher"), nb::arg("direction"), nb::arg("key").none(), nb::arg("iv").none(),
+        nb::arg("data"), nb::arg("out"), nb::arg("aad").none(), nb::arg("tag").none(), nb::arg("tag_len"), nb::arg("ok").none(),
         nb::arg("xts_unit"), nb::arg("variant"), nb::arg("stream"));
   m.def("_cuda_hash", &hash, nb::arg("name"), nb::arg("data"), nb::arg("offsets"), nb::arg("out"),
         nb::arg("digest_len"), nb::arg("stream"));

@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "arg_error.hpp"
 #include "cryptaccel/cryptaccel.hpp"
 #include "gil.hpp"
 
@@ -42,13 +43,12 @@ class HeldBuffer {
   /// `what` names the argument in error messages ("data", "messages[3]").
   HeldBuffer(nb::handle obj, const std::string& what) {
     if (PyUnicode_Check(obj.ptr()))
-      throw nb::type_error((what + ": strings must be encoded before hashing").c_str());
+      throw ArgumentTypeError(what + ": strings must be encoded before hashing");
     if (!PyObject_CheckBuffer(obj.ptr()))
-      throw nb::type_error(
-          (what + " must be a bytes-like object, not '" + Py_TYPE(obj.ptr())->tp_name + "'").c_str());
+      throw ArgumentTypeError(what + " must be a bytes-like object, not '" + Py_TYPE(obj.ptr())->tp_name + "'");
     if (PyObject_GetBuffer(obj.ptr(), &view_, PyBUF_C_CONTIGUOUS) != 0) {
       PyErr_Clear();
-      throw nb::type_error((what + " must be a C-contiguous bytes-like object").c_str());
+      throw ArgumentTypeError(what + " must be a C-contiguous bytes-like object");
     }
     held_ = true;
   }
@@ -76,6 +76,16 @@ nb::bytes new_bytes(std::size_t n) {
   PyObject* out = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(n));
   if (!out) throw nb::python_error();
   return nb::steal<nb::bytes>(out);
+}
+
+/// `obj` as a fast sequence (list or tuple; other iterables are copied into a list). An object that is not iterable
+/// raises ArgumentTypeError with `message` and its type; an error raised while iterating propagates unchanged.
+nb::object as_sequence(nb::handle obj, const std::string& message) {
+  nb::object seq = nb::steal(PySequence_Fast(obj.ptr(), message.c_str()));
+  if (seq.is_valid()) return seq;
+  if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw nb::python_error();
+  PyErr_Clear();
+  throw ArgumentTypeError(message + ", not '" + Py_TYPE(obj.ptr())->tp_name + "'");
 }
 
 std::uint8_t* bytes_data(nb::bytes& b) { return reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(b.ptr())); }
@@ -145,13 +155,22 @@ nb::object hash_new(std::string_view name, nb::handle data, std::string_view eng
   return wrap(std::move(hasher));
 }
 
-/// The `length` argument of HashXOF.digest: an int (TypeError otherwise), >= 0 (InvalidArgument otherwise).
-std::size_t xof_length(nb::handle length) {
+/// The default of HashXOF.digest's `length`: a private object that stands for "not given".
+nb::handle missing_length() {
+  // A new reference, kept for the life of the process (nanobind holds it as the default too).
+  static PyObject* const sentinel = PyObject_CallNoArgs(reinterpret_cast<PyObject*>(&PyBaseObject_Type));
+  return sentinel;
+}
+
+/// The `length` argument of HashXOF.digest: an int (InvalidArgumentType otherwise), >= 0 (InvalidArgument otherwise).
+/// `method` ("digest", "hexdigest") names the method in the message for a missing length.
+std::size_t xof_length(nb::handle length, const char* method) {
+  if (length.is(missing_length()))
+    throw ArgumentTypeError(std::string("HashXOF.") + method + "() missing required argument 'length' (pos 1)");
   nb::object as_int = nb::steal(PyNumber_Index(length.ptr()));
   if (!as_int.is_valid()) {
     PyErr_Clear();
-    throw nb::type_error(
-        (std::string("length must be an int, not '") + Py_TYPE(length.ptr())->tp_name + "'").c_str());
+    throw ArgumentTypeError(std::string("length must be an int, not '") + Py_TYPE(length.ptr())->tp_name + "'");
   }
   int overflow = 0;
   const long long n = PyLong_AsLongLongAndOverflow(as_int.ptr(), &overflow);
@@ -217,8 +236,7 @@ nb::tuple hash_many(std::string_view name, nb::handle messages, std::size_t leng
     throw ca::InvalidArgument(std::string(info.name) + " digests are " + std::to_string(info.digest_size) +
                               " bytes, not " + std::to_string(length) + "; only SHAKE takes an output length");
 
-  nb::object seq = nb::steal(PySequence_Fast(messages.ptr(), "messages must be a sequence of bytes-like objects"));
-  if (!seq.is_valid()) throw nb::python_error();
+  nb::object seq = as_sequence(messages, "messages must be a sequence of bytes-like objects");
   const std::size_t n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
 
@@ -300,20 +318,18 @@ nb::tuple keccak_batch(nb::handle states_obj, const std::string& engine) {
     return nb::make_tuple(out, used);
   }
   if (PyUnicode_Check(states_obj.ptr()))
-    throw nb::type_error("states must be a sequence of 25-int sequences or a bytes-like object, not 'str'");
+    throw ArgumentTypeError("states must be a sequence of 25-int sequences or a bytes-like object, not 'str'");
 
-  nb::object seq = nb::steal(PySequence_Fast(
-      states_obj.ptr(), "states must be a sequence of 25-int sequences or a bytes-like object of n*200 bytes"));
-  if (!seq.is_valid()) throw nb::python_error();
+  nb::object seq =
+      as_sequence(states_obj, "states must be a sequence of 25-int sequences or a bytes-like object of n*200 bytes");
   const std::size_t n = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(seq.ptr()));
   std::vector<ca::KeccakState> states(n);
   for (std::size_t i = 0; i < n; ++i) {
     const std::string where = "states[" + std::to_string(i) + "]";
     PyObject* item = PySequence_Fast_GET_ITEM(seq.ptr(), i);
     if (PyUnicode_Check(item) || PyObject_CheckBuffer(item))
-      throw nb::type_error((where + " must be a sequence of 25 ints, not '" + Py_TYPE(item)->tp_name + "'").c_str());
-    nb::object lanes = nb::steal(PySequence_Fast(item, (where + " must be a sequence of 25 ints").c_str()));
-    if (!lanes.is_valid()) throw nb::python_error();
+      throw ArgumentTypeError(where + " must be a sequence of 25 ints, not '" + Py_TYPE(item)->tp_name + "'");
+    nb::object lanes = as_sequence(item, where + " must be a sequence of 25 ints");
     const Py_ssize_t len = PySequence_Fast_GET_SIZE(lanes.ptr());
     if (len != 25)
       throw ca::InvalidArgument(where + " has " + std::to_string(len) + " lanes (a Keccak-f[1600] state has 25)");
@@ -322,8 +338,8 @@ nb::tuple keccak_batch(nb::handle states_obj, const std::string& engine) {
       nb::object as_int = nb::steal(PyNumber_Index(lane));
       if (!as_int.is_valid()) {
         PyErr_Clear();
-        throw nb::type_error((where + "[" + std::to_string(j) + "] must be an int, not '" + Py_TYPE(lane)->tp_name +
-                              "'").c_str());
+        throw ArgumentTypeError(where + "[" + std::to_string(j) + "] must be an int, not '" + Py_TYPE(lane)->tp_name +
+                                "'");
       }
       const unsigned long long v = PyLong_AsUnsignedLongLong(as_int.ptr());
       if (v == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
@@ -374,7 +390,11 @@ void register_hash_bindings(nb::module_& m) {
                      "A hash object with hashlib's interface: feed it with update(), read the digest with digest().\n\n"
                      "Made by cryptaccel.new() or a named constructor such as cryptaccel.sha256(); not instantiated "
                      "directly. Thread-safe: one object may be shared by threads (calls are serialised).")
-      .def("update", &hash_update, nb::sig("def update(self, data: collections.abc.Buffer, /) -> None"),
+      // update(None) reaches hash_update (.none()), which names the type as hashlib does. A call with the wrong
+      // number of arguments gets nanobind's TypeError, which shows the public signature below, as Python itself
+      // answers a wrong call of any function; parsing *args here instead would double the cost of a small update.
+      .def("update", &hash_update, nb::arg().none(),
+           nb::sig("def update(self, data: collections.abc.Buffer, /) -> None"),
            "Absorbs ``data`` (any C-contiguous bytes-like object). Inputs over 4 KiB are hashed with the GIL "
            "released.")
       .def(
@@ -401,20 +421,27 @@ void register_hash_bindings(nb::module_& m) {
   nb::class_<PyHashXOF, PyHash>(m, "HashXOF",
                                 "A SHAKE object: as Hash, but digest() and hexdigest() take the output length in "
                                 "bytes (which may be 0), as hashlib's shake objects.")
+      // `length` by position or keyword, as hashlib's; its default is a private sentinel so that a missing length
+      // gets hashlib's message from xof_length rather than nanobind's.
       .def(
-          "digest", [](PyHashXOF& self, nb::handle length) { return hash_digest(self, xof_length(length)); },
-          nb::sig("def digest(self, length: int) -> bytes"),
+          "digest",
+          [](PyHashXOF& self, nb::handle length) { return hash_digest(self, xof_length(length, "digest")); },
+          nb::arg("length").none() = missing_length(), nb::sig("def digest(self, length: int) -> bytes"),
           "The first ``length`` bytes of output for the data absorbed so far. Does not finalise.")
       .def(
           "hexdigest",
-          [](PyHashXOF& self, nb::handle length) { return to_hex(hash_digest(self, xof_length(length))); },
-          nb::sig("def hexdigest(self, length: int) -> str"), "As digest(length), as 2*length lower-case hex digits.");
+          [](PyHashXOF& self, nb::handle length) {
+            return to_hex(hash_digest(self, xof_length(length, "hexdigest")));
+          },
+          nb::arg("length").none() = missing_length(), nb::sig("def hexdigest(self, length: int) -> str"),
+          "As digest(length), as 2*length lower-case hex digits.");
 
-  m.def("_new", &hash_new, nb::arg("name"), nb::arg("data"), nb::arg("engine"),
+  // .none() on the object arguments: None reaches HeldBuffer and as_sequence, whose messages name the argument.
+  m.def("_new", &hash_new, nb::arg("name"), nb::arg("data").none(), nb::arg("engine"),
         "_new(name, data, engine) -> Hash | HashXOF");
-  m.def("_hash_many", &hash_many, nb::arg("name"), nb::arg("messages"), nb::arg("length"), nb::arg("engine"),
+  m.def("_hash_many", &hash_many, nb::arg("name"), nb::arg("messages").none(), nb::arg("length"), nb::arg("engine"),
         nb::arg("threads"), "_hash_many(name, messages, length, engine, threads) -> (list[bytes], engine_name)");
-  m.def("_keccak_f1600_batch", &keccak_batch, nb::arg("states"), nb::arg("engine"),
+  m.def("_keccak_f1600_batch", &keccak_batch, nb::arg("states").none(), nb::arg("engine"),
         "_keccak_f1600_batch(states, engine) -> (states, engine_name)");
   m.def("_hash_names", &ca::hash_names, "_hash_names() -> list[str]");
   m.def("_hash_info", &hash_info_dict, nb::arg("name"), "_hash_info(name) -> dict");

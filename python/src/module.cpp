@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "arg_error.hpp"
 #include "byte_arg.hpp"
 #include "cryptaccel/cryptaccel.hpp"
 #include "cryptaccel/rsa.hpp"
@@ -46,6 +47,7 @@ using pyca::MaybeReleaseGil;
 struct ExceptionTypes {
   PyObject* error = nullptr;
   PyObject* invalid_argument = nullptr;
+  PyObject* invalid_argument_type = nullptr;
   PyObject* authentication_failed = nullptr;
   PyObject* bad_decrypt = nullptr;
   PyObject* invalid_ciphertext = nullptr;
@@ -59,9 +61,12 @@ PyObject* load_exception_type(const nb::module_& errors, const char* name) {
 }
 
 void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
-  // Most derived first. Exceptions that are not cryptaccel::Error propagate to nanobind's other translators.
+  // Most derived first. Exceptions that are neither cryptaccel::Error nor pyca::ArgumentTypeError propagate to
+  // nanobind's other translators.
   try {
     std::rethrow_exception(p);
+  } catch (const pyca::ArgumentTypeError& e) {
+    PyErr_SetString(g_exc.invalid_argument_type, e.what());
   } catch (const ca::InvalidArgument& e) {
     PyErr_SetString(g_exc.invalid_argument, e.what());
   } catch (const ca::AuthenticationFailed& e) {
@@ -91,9 +96,26 @@ ca::CipherSpec make_spec(std::string_view cipher, bool padding) {
   return spec;
 }
 
+/// The tag length every call defaults to; the only one accepted for a cipher without a tag (see check_mode_args).
+constexpr std::size_t kDefaultTagLen = 16;
+
 void check_tag_len(const ca::CipherSpec& spec, std::size_t tag_len) {
   if (spec.is_aead() && (tag_len < 4 || tag_len > 16))
     throw ca::InvalidArgument("invalid GCM tag length " + std::to_string(tag_len) + " (expected 4..16 bytes)");
+  if (!spec.is_aead() && tag_len != kDefaultTagLen)
+    throw ca::InvalidArgument("tag_len is only valid with GCM ciphers (" + spec.name() + " has no tag)");
+}
+
+/// Refuses what the mode would silently ignore, as `cryptaccel enc` refuses --aad and --taglen without GCM: AAD
+/// outside GCM and an IV with ECB (the C++ library ignores both). `job` prefixes the message ("job 3: ") in batches.
+void check_iv_and_aad(const ca::CipherSpec& spec, std::size_t iv_size, std::size_t aad_size,
+                      const std::string& job = "") {
+  if (aad_size && !spec.is_aead())
+    throw ca::InvalidArgument(job + "aad is only valid with GCM ciphers (" + spec.name() +
+                              " has no additional authenticated data)");
+  if (iv_size && spec.mode == ca::Mode::ecb)
+    throw ca::InvalidArgument(job + spec.name() + " takes no IV (got " + std::to_string(iv_size) +
+                              " bytes; ECB uses none)");
 }
 
 /// Copies `data` into a new Python bytes object, then wipes `data` when asked (decrypted plaintext).
@@ -113,6 +135,8 @@ nb::tuple one_shot(ca::Direction dir, std::string_view cipher, nb::handle key_ob
   pyca::ByteArg data(data_obj, "data");
   pyca::ByteArg iv(iv_obj, "iv");
   pyca::ByteArg aad(aad_obj, "aad");
+  check_tag_len(spec, tag_len);
+  check_iv_and_aad(spec, iv.size(), aad.size());
 
   ca::CipherParams params;
   params.key = key.view();
@@ -162,6 +186,7 @@ nb::tuple run_many(std::string_view cipher, std::string_view direction, nb::list
     const pyca::ByteArg& iv = args.emplace_back(ivs[i], ("ivs" + where).c_str());
     const pyca::ByteArg& data = args.emplace_back(datas[i], ("datas" + where).c_str());
     const pyca::ByteArg& aad = args.emplace_back(aads[i], ("aads" + where).c_str());
+    check_iv_and_aad(spec, iv.size(), aad.size(), "job " + std::to_string(i) + ": ");
     total += data.size() + aad.size();
 
     ca::bytes_view in = data.view();
@@ -266,6 +291,7 @@ NB_MODULE(_cryptaccel, m) {
   const nb::module_ errors = nb::module_::import_("cryptaccel._errors");
   g_exc.error = load_exception_type(errors, "Error");
   g_exc.invalid_argument = load_exception_type(errors, "InvalidArgument");
+  g_exc.invalid_argument_type = load_exception_type(errors, "InvalidArgumentType");
   g_exc.authentication_failed = load_exception_type(errors, "AuthenticationFailed");
   g_exc.bad_decrypt = load_exception_type(errors, "BadDecrypt");
   g_exc.invalid_ciphertext = load_exception_type(errors, "InvalidCiphertext");
@@ -282,8 +308,8 @@ NB_MODULE(_cryptaccel, m) {
          bool padding, std::size_t xts_unit, const std::string& engine) {
         return one_shot(ca::Direction::encrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
       },
-      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
-      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      nb::arg("cipher"), nb::arg("key").none(), nb::arg("data").none(), nb::arg("iv").none(), nb::arg("aad").none(),
+      nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
       "_encrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
   m.def(
       "_decrypt",
@@ -291,14 +317,24 @@ NB_MODULE(_cryptaccel, m) {
          bool padding, std::size_t xts_unit, const std::string& engine) {
         return one_shot(ca::Direction::decrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
       },
-      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
-      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      nb::arg("cipher"), nb::arg("key").none(), nb::arg("data").none(), nb::arg("iv").none(), nb::arg("aad").none(),
+      nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
       "_decrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
   m.def("_run_many", &run_many, nb::arg("cipher"), nb::arg("direction"), nb::arg("keys"), nb::arg("ivs"),
         nb::arg("datas"), nb::arg("aads"), nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"),
         nb::arg("engine"),
         "_run_many(cipher, direction, keys, ivs, datas, aads, tag_len, padding, xts_unit, engine) -> "
         "(list[bytes | None], engine_name)");
+  m.def(
+      "_check_mode_args",
+      [](std::string_view cipher, nb::handle iv_obj, nb::handle aad_obj, std::size_t tag_len) {
+        const ca::CipherSpec spec = ca::CipherSpec::parse(cipher);
+        check_tag_len(spec, tag_len);
+        check_iv_and_aad(spec, pyca::ByteArg(iv_obj, "iv").size(), pyca::ByteArg(aad_obj, "aad").size());
+      },
+      nb::arg("cipher"), nb::arg("iv").none(), nb::arg("aad").none(), nb::arg("tag_len"),
+      "_check_mode_args(cipher, iv, aad, tag_len): raises as _encrypt would for an IV, AAD or tag length that the "
+      "cipher's mode does not take (the checks of streams and files, which run before the stream exists)");
   m.def("_engines", &engines_list, "_engines() -> list[dict]");
   m.def(
       "_resolve_engine",

@@ -27,13 +27,21 @@ def rb(n: int) -> bytes:
 # --- exceptions -----------------------------------------------------------------------------------------------------
 
 def test_exception_hierarchy():
+    """One hierarchy under cryptaccel.Error; ValueError for bad values and bad padding (BadDecrypt: changed by issue
+    23, it was not one), TypeError for wrong types, neither for a forged GCM message (as cryptography's InvalidTag).
+    test_python_errors.py compares each with what hashlib and cryptography raise."""
     assert issubclass(cryptaccel.Error, Exception)
-    for cls in (cryptaccel.InvalidArgument, cryptaccel.AuthenticationFailed, cryptaccel.BadDecrypt,
-                cryptaccel.EngineUnavailable):
+    for cls in (cryptaccel.InvalidArgument, cryptaccel.InvalidArgumentType, cryptaccel.AuthenticationFailed,
+                cryptaccel.BadDecrypt, cryptaccel.InvalidCiphertext, cryptaccel.EngineUnavailable):
         assert issubclass(cls, cryptaccel.Error)
     assert issubclass(cryptaccel.InvalidArgument, ValueError)
+    assert not issubclass(cryptaccel.InvalidArgument, TypeError)
+    assert issubclass(cryptaccel.InvalidArgumentType, TypeError)
+    assert not issubclass(cryptaccel.InvalidArgumentType, ValueError)
+    assert issubclass(cryptaccel.BadDecrypt, ValueError)
     assert not issubclass(cryptaccel.AuthenticationFailed, ValueError)
-    for cls in (cryptaccel.Error, cryptaccel.InvalidArgument, cryptaccel.AuthenticationFailed):
+    for cls in (cryptaccel.Error, cryptaccel.InvalidArgument, cryptaccel.InvalidArgumentType,
+                cryptaccel.AuthenticationFailed):
         assert cls.__doc__
         assert pickle.loads(pickle.dumps(cls("x"))).args == ("x",)
 
@@ -71,7 +79,8 @@ def test_gcm_empty_nonce_and_tag_lengths(engine):
             cryptaccel.encrypt("aes-128-gcm", key, b"data", rb(12), tag_len=bad, engine=engine)
     with pytest.raises(cryptaccel.InvalidArgument):
         cryptaccel.encrypt("aes-128-gcm", key, b"data", rb(12), tag_len=-1, engine=engine)
-    with pytest.raises(cryptaccel.InvalidArgument):
+    # A wrong type is an InvalidArgumentType (a TypeError; it was an InvalidArgument before issue 23).
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="tag_len must be an integer, not str"):
         cryptaccel.encrypt("aes-128-gcm", key, b"data", rb(12), tag_len="16", engine=engine)
 
 
@@ -134,7 +143,7 @@ def test_cipher_name_forms():
     want = cryptaccel.encrypt("aes-128-cbc", key, data, iv)
     assert cryptaccel.encrypt("AES-128-CBC", key, data, iv) == want
     assert cryptaccel.encrypt("-aes-128-cbc", key, data, iv) == want
-    with pytest.raises(cryptaccel.InvalidArgument):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="cipher must be a str, not bytes"):
         cryptaccel.encrypt(b"aes-128-cbc", key, data, iv)  # bytes is not a name
 
 
@@ -220,7 +229,7 @@ def test_xts_tweak():
     for bad in (-1, 2**64):
         with pytest.raises(cryptaccel.InvalidArgument):
             cryptaccel.xts_tweak(bad)
-    with pytest.raises(cryptaccel.InvalidArgument):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="float"):
         cryptaccel.xts_tweak(1.5)
 
 
@@ -263,17 +272,22 @@ def test_bytes_like_arguments(engine):
 
 
 def test_non_bytes_arguments_are_type_errors():
+    """TypeErrors, and cryptaccel's own (InvalidArgumentType), whether Python or the extension finds them."""
     key, iv = rb(16), rb(16)
-    with pytest.raises(TypeError, match="data"):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="data"):
         cryptaccel.encrypt("aes-128-cbc", key, "text", iv)
-    with pytest.raises(TypeError, match="key"):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="key"):
         cryptaccel.encrypt("aes-128-cbc", 12345, b"x", iv)
-    with pytest.raises(TypeError, match="contiguous"):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="contiguous"):
         cryptaccel.encrypt("aes-128-cbc", key, memoryview(bytearray(64))[::2], iv)
-    with pytest.raises(TypeError):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="datas"):
         cryptaccel.encrypt_many("aes-128-cbc", key, iv, b"not a list")
-    with pytest.raises(TypeError, match=r"datas\[1\]"):
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="datas"):
+        cryptaccel.encrypt_many("aes-128-cbc", key, iv, 12345)
+    with pytest.raises(cryptaccel.InvalidArgumentType, match=r"datas\[1\]"):
         cryptaccel.encrypt_many("aes-128-cbc", key, iv, [b"ok", 3])
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="ivs"):
+        cryptaccel.encrypt_many("aes-128-cbc", key, 16, [b"ok"])
 
 
 def test_inputs_are_not_modified(engine):

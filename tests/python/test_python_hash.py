@@ -477,6 +477,67 @@ def test_fixed_digest_takes_no_length(name):
         cryptaccel.new(name).hexdigest(16)
 
 
+@pytest.mark.parametrize("name", XOF)
+def test_shake_length_by_keyword(name, engine):
+    """digest(length=n) and hexdigest(length=n), as hashlib's SHAKE objects take them (issue 23)."""
+    skip_unless_hash_supported(engine, name)
+    rng, seed = seeded("shake-length-keyword", name)
+    for length in [0, 1, rng.randrange(2, 600)]:
+        data = rng.randbytes(rng.randrange(0, 1000))
+        ours, theirs = cryptaccel.new(name, data, engine=engine), hashlib.new(name, data)
+        assert ours.digest(length=length) == theirs.digest(length=length), f"{seed} length={length}"
+        assert ours.hexdigest(length=length) == theirs.hexdigest(length=length), f"{seed} length={length}"
+        assert ours.digest(length) == ours.digest(length=length)
+    with pytest.raises(TypeError):
+        hashlib.new(name).digest(size=4)
+    with pytest.raises(cryptaccel.InvalidArgumentType):
+        cryptaccel.new(name).digest(length="4")
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="missing required argument 'length'"):
+        cryptaccel.new(name).hexdigest()
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_constructor_data_and_string_keywords(name, engine):
+    """The initial data as data= or as hashlib's string=, in the named constructors and new() (issue 23); both at
+    once is a TypeError, as in hashlib."""
+    skip_unless_hash_supported(engine, name)
+    rng, seed = seeded("constructor-keywords", name)
+    data = rng.randbytes(rng.randrange(0, 3000))
+    length = None if name not in XOF else 64
+    expected = ref_digest(reference(name, data), length)
+    constructor = getattr(cryptaccel, name)
+    for h in (constructor(data=data, engine=engine), constructor(string=data, engine=engine),
+              cryptaccel.new(name, data=data, engine=engine), cryptaccel.new(name, string=data, engine=engine),
+              constructor(string=bytearray(data), usedforsecurity=False, engine=engine)):
+        assert ours_digest(h, length) == expected, seed
+    if name in hashlib.algorithms_available and hasattr(hashlib, name):
+        assert ref_digest(getattr(hashlib, name)(string=data), length) == expected  # hashlib's string= is the same
+        with pytest.raises(TypeError):
+            getattr(hashlib, name)(b"a", string=b"b")
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="mutually exclusive"):
+        constructor(b"a", string=b"b")
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="mutually exclusive"):
+        cryptaccel.new(name, data=b"", string=b"b")  # an explicit empty data counts as given
+    with pytest.raises(TypeError):
+        constructor(string="text")
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_update_none_is_a_type_error(name):
+    """update(None) raises TypeError as hashlib does (cryptaccel.InvalidArgumentType, with a message that names the
+    argument, not the binding's signature), and leaves the state alone."""
+    h = cryptaccel.new(name, b"abc")
+    if name in hashlib.algorithms_available:
+        with pytest.raises(TypeError):
+            hashlib.new(name).update(None)
+    with pytest.raises(cryptaccel.InvalidArgumentType, match=r"^data must be a bytes-like object, not 'NoneType'$"):
+        h.update(None)
+    with pytest.raises(cryptaccel.InvalidArgumentType, match="NoneType"):
+        cryptaccel.new(name, None)
+    length = None if name not in XOF else 8
+    assert ours_digest(h, length) == ref_digest(reference(name, b"abc"), length)
+
+
 def test_engine_errors():
     with pytest.raises(cryptaccel.EngineUnavailable):
         cryptaccel.new("sha256", engine="no-such-engine")
