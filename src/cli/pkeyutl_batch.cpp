@@ -17,6 +17,7 @@
 #include "cryptaccel/rsa.hpp"
 #include "hex.hpp"
 #include "pkeyutl_io.hpp"
+#include "pkeyutl_recover.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
 namespace {
@@ -28,7 +29,8 @@ struct Line {
   std::size_t number = 0;
   Op op = Op::sign;
   std::string key_path;
-  bool pubin = false;
+  KeySource key_source = KeySource::private_key;
+  KeyForm keyform = KeyForm::detect;
   std::optional<std::string> passin;
   std::string in_path;
   std::optional<bytes> in_inline;
@@ -83,10 +85,12 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
   line->number = number;
   line->op = defaults.op;
   line->key_path = defaults.key_path;
-  line->pubin = defaults.pubin;
+  line->key_source = defaults.key_source;
+  line->keyform = defaults.keyform;
   line->passin = defaults.passin;
   line->crypto = defaults.crypto;
   line->in_path = "\x01";  // "not given": stdin cannot serve many lines
+  std::optional<bool> pubin, certin;
   for (const auto& [name, value] : doc.items()) {
     try {
       if (name == "op") {
@@ -94,7 +98,18 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
       } else if (name == "inkey") {
         line->key_path = text_field(value, name, number);
       } else if (name == "pubin") {
-        line->pubin = bool_field(value, name, number);
+        pubin = bool_field(value, name, number);
+      } else if (name == "certin") {
+        certin = bool_field(value, name, number);
+      } else if (name == "keyform") {
+        const std::string form = text_field(value, name, number);
+        if (form == "PEM" || form == "pem") {
+          line->keyform = KeyForm::pem;
+        } else if (form == "DER" || form == "der") {
+          line->keyform = KeyForm::der;
+        } else {
+          throw InvalidArgument("\"keyform\" must be \"PEM\" or \"DER\"");
+        }
       } else if (name == "passin") {
         line->passin = text_field(value, name, number);
       } else if (name == "in") {
@@ -123,6 +138,18 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
       throw InvalidArgument("manifest line " + std::to_string(number) + ": " + what);
     }
   }
+  // "pubin" and "certin" override the command line's -pubin / -certin; false means a private key again.
+  if (pubin && certin && *pubin && *certin)
+    throw InvalidArgument("manifest line " + std::to_string(number) + ": both \"pubin\" and \"certin\"");
+  const auto apply = [&](const std::optional<bool>& flag, KeySource source) {
+    if (flag && *flag) {
+      line->key_source = source;
+    } else if (flag && line->key_source == source) {
+      line->key_source = KeySource::private_key;
+    }
+  };
+  apply(pubin, KeySource::public_key);
+  apply(certin, KeySource::certificate);
   if (line->in_path == "\x01") {
     line->in_path.clear();
     if (!line->in_inline) throw InvalidArgument("manifest line " + std::to_string(number) + ": no \"in\" or \"in_hex\"");
@@ -138,13 +165,20 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
   return line;
 }
 
-std::string settings_key(const Line& line) {
-  const CryptoSettings& c = line.crypto;
-  std::string key = std::string(op_name(line.op)) + "|" + c.padding + "|" + (c.rawin ? "raw" : "pre") + "|" +
-                    c.digest.value_or("") + "|" + c.saltlen.value_or("") + "|" + c.oaep_md.value_or("") + "|" +
-                    c.mgf1_md.value_or("") + "|";
-  for (const std::uint8_t b : c.oaep_label) key += std::to_string(b) + ",";
-  if (c.padding == "pss") key += "|" + std::to_string(line.key->public_key.bits());  // the salt may depend on it
+/// The group of lines that can run in one batch call: the operation and the resolved options (what the library is
+/// given), so that keys of different sizes share a PKCS#1 v1.5 batch, but PSS salts worked out per key do not mix.
+std::string sign_group(Op op, const rsa::SignOptions& o) {
+  return std::string(op_name(op)) + "|" + std::to_string(static_cast<int>(o.padding)) + "|" +
+         std::to_string(static_cast<int>(o.hash)) + "|" + (o.prehashed ? "pre" : "raw") + "|" +
+         (o.salt_length ? std::to_string(*o.salt_length) : "any") + "|" +
+         (o.mgf_hash ? std::to_string(static_cast<int>(*o.mgf_hash)) : "-");
+}
+
+std::string encrypt_group(Op op, const rsa::EncryptOptions& o) {
+  std::string key = std::string(op_name(op)) + "|" + std::to_string(static_cast<int>(o.padding)) + "|" +
+                    std::to_string(static_cast<int>(o.hash)) + "|" +
+                    (o.mgf_hash ? std::to_string(static_cast<int>(*o.mgf_hash)) : "-") + "|";
+  for (const std::uint8_t b : o.label) key += std::to_string(b) + ",";
   return key;
 }
 
@@ -152,12 +186,13 @@ std::string settings_key(const Line& line) {
 class KeyCache {
  public:
   const LoadedKey& get(const Line& line) {
-    const std::string id = line.key_path + '\0' + (line.pubin ? "1" : "0") + '\0' + line.passin.value_or("");
+    const std::string id = line.key_path + '\0' + std::to_string(static_cast<int>(line.key_source)) + '\0' +
+                           std::to_string(static_cast<int>(line.keyform)) + '\0' + line.passin.value_or("");
     auto it = entries_.find(id);
     if (it == entries_.end()) {
       Entry entry;
       try {
-        entry.key = std::make_unique<LoadedKey>(load_key(line.key_path, line.pubin, line.passin));
+        entry.key = std::make_unique<LoadedKey>(load_key(line.key_path, line.key_source, line.keyform, line.passin));
       } catch (const std::exception& e) {
         entry.error = e.what();
       }
@@ -177,18 +212,30 @@ class KeyCache {
 
 /// Loads the key and the inputs of a line and checks its settings; throws with the line's error.
 void prepare(Line& line, KeyCache& keys, const std::string& engine) {
-  if ((line.op == Op::sign || line.op == Op::decrypt) && line.pubin)
-    throw InvalidArgument(std::string(op_name(line.op)) + " needs a private key (not pubin)");
+  if ((line.op == Op::sign || line.op == Op::decrypt) && line.key_source != KeySource::private_key)
+    throw InvalidArgument(std::string(op_name(line.op)) + " needs a private key (not " +
+                          (line.key_source == KeySource::certificate ? "certin" : "pubin") + ")");
   line.key = &keys.get(line);
-  if (line.op == Op::sign || line.op == Op::verify) {
-    sign_options(line.crypto, line.key->public_key.bits(), line.op == Op::sign, engine);  // checks the settings
-  } else {
-    encrypt_options(line.crypto, engine);
+  const KeyTraits traits = line.key->traits();
+  switch (line.op) {  // checks the settings for the key, and groups lines whose options are the same
+    case Op::sign:
+    case Op::verify:
+      line.group = sign_group(line.op, sign_options(line.crypto, traits, line.op == Op::sign, engine));
+      break;
+    case Op::encrypt:
+    case Op::decrypt:
+      line.group = encrypt_group(line.op, encrypt_options(line.crypto, traits, engine));
+      break;
+    case Op::verifyrecover: {
+      const RecoverOptions ro = recover_options(line.crypto, traits);
+      line.group = std::string("verifyrecover|") + (ro.raw ? "raw" : "pkcs1") + "|" +
+                   (ro.digest ? std::to_string(static_cast<int>(*ro.digest)) : "-");
+      break;
+    }
   }
   if (!line.out_path.empty()) line.output = std::make_unique<AtomicOutput>(line.out_path);
   line.input = line.in_inline ? *line.in_inline : read_input(line.in_path);
   if (line.op == Op::verify) line.signature = line.sig_inline ? *line.sig_inline : read_input(line.sig_path);
-  line.group = settings_key(line);
 }
 
 void fail_job(Line& line, JobStatus status, const std::string& error, const char* fallback) {
@@ -205,7 +252,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
   batch.threads = options.threads;
   switch (first.op) {
     case Op::sign: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->public_key.bits(), true, options.engine);
+      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), true, options.engine);
       std::vector<rsa::SignJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
@@ -222,7 +269,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       break;
     }
     case Op::verify: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->public_key.bits(), false, options.engine);
+      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), false, options.engine);
       std::vector<rsa::VerifyJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         jobs[i].key = &lines[i]->key->public_key;
@@ -239,7 +286,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       break;
     }
     case Op::decrypt: {
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, options.engine);
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
       std::vector<rsa::DecryptJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
@@ -259,8 +306,22 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       }
       break;
     }
+    case Op::verifyrecover: {  // one by one, as encryption: the public operation is cheap
+      const RecoverOptions ro = recover_options(first.crypto, first.key->traits());
+      for (Line* line : lines) {
+        try {
+          line->result = verify_recover(line->key->public_key, line->input, ro, batch);
+          line->ok = true;
+          line->engine = options.engine;
+        } catch (const std::exception& e) {
+          line->ok = false;
+          line->error = e.what();
+        }
+      }
+      break;
+    }
     case Op::encrypt: {  // no batch form: encryption with e = 65537 is cheap
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, options.engine);
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
       for (Line* line : lines) {
         try {
           line->result = rsa::encrypt(line->key->public_key, line->input, eo);

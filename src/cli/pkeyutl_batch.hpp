@@ -1,13 +1,15 @@
 // `cryptaccel pkeyutl --batch FILE`: many RSA operations from a JSON-lines manifest, run through the batch API
-// (sign_batch, verify_batch, decrypt_batch: jobs with the same settings go into one call; encryption one by one).
+// (sign_batch, verify_batch, decrypt_batch: jobs with the same settings go into one call; encryption and
+// verifyrecover one by one).
 //
 // Manifest: one JSON object per line (blank lines and lines starting with '#' are skipped). Fields, all optional
 // except where said; the command-line options are the defaults of every line:
-//   "op"       "sign" | "verify" | "encrypt" | "decrypt" (default: the command line's operation)
-//   "inkey"    key file (required unless -inkey was given); "pubin": true for a public key; "passin": as -passin
-//   "in"       input file, or "in_hex": the input inline (hex)
-//   "out"      output file (sign, encrypt, decrypt): written atomically when the job succeeded; without it the
-//              output is reported inline as "out_hex"
+//   "op"       "sign" | "verify" | "verifyrecover" | "encrypt" | "decrypt" (default: the command line's operation)
+//   "inkey"    key file (required unless -inkey was given); "pubin": true for a public key, "certin": true for a
+//              certificate (false: a private key again); "keyform": "PEM" | "DER"; "passin": as -passin
+//   "in"       input file, or "in_hex": the input inline (hex); for verifyrecover, the signature
+//   "out"      output file (sign, verifyrecover, encrypt, decrypt): written atomically when the job succeeded;
+//              without it the output is reported inline as "out_hex"
 //   "sigfile"  the signature (verify), or "sig_hex" inline
 //   "rawin"    true: the input is the message; "digest": as -digest / -pkeyopt digest:
 //   "pkeyopt"  a list of "NAME:VALUE" strings, as -pkeyopt (added to the command line's)

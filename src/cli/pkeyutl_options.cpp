@@ -18,8 +18,8 @@ namespace {
 /// alone means the same here as in `openssl pkeyutl`.
 constexpr std::string_view kDefaultOaepMd = "sha1";
 
-enum class Id { sign, verify, encrypt, decrypt, inkey, pubin, keyform, passin, in, out, sigfile, rawin, digest,
-                pkeyopt, engine, batch, threads, verbose, help };
+enum class Id { sign, verify, verifyrecover, encrypt, decrypt, inkey, pubin, certin, keyform, passin, in, out, sigfile,
+                rawin, digest, pkeyopt, engine, batch, threads, verbose, help };
 
 struct OptionDef {
   std::string_view name;  // after one or two dashes
@@ -30,6 +30,7 @@ struct OptionDef {
 constexpr OptionDef kOptions[] = {
     {"sign", Id::sign, false},       {"verify", Id::verify, false},   {"encrypt", Id::encrypt, false},
     {"decrypt", Id::decrypt, false}, {"inkey", Id::inkey, true},      {"pubin", Id::pubin, false},
+    {"certin", Id::certin, false},   {"verifyrecover", Id::verifyrecover, false},
     {"keyform", Id::keyform, true},  {"passin", Id::passin, true},    {"in", Id::in, true},
     {"out", Id::out, true},          {"sigfile", Id::sigfile, true},  {"rawin", Id::rawin, false},
     {"digest", Id::digest, true},    {"pkeyopt", Id::pkeyopt, true},  {"engine", Id::engine, true},
@@ -38,8 +39,8 @@ constexpr OptionDef kOptions[] = {
 };
 
 // openssl pkeyutl options that this command does not offer, named in a clearer error than "unknown option".
-constexpr std::string_view kUnsupported[] = {"derive", "peerkey", "peerform", "kdf", "kdflen", "certin", "asn1parse",
-                                             "hexdump", "rev", "verifyrecover", "encap", "decap", "pkeyopt_passin",
+constexpr std::string_view kUnsupported[] = {"derive", "peerkey", "peerform", "kdf", "kdflen", "asn1parse",
+                                             "hexdump", "rev", "encap", "decap", "pkeyopt_passin",
                                              "propquery", "provider", "provider-path", "config"};
 
 std::string lower(std::string_view s) {
@@ -62,19 +63,34 @@ std::size_t max_salt(std::size_t bits, std::size_t hlen) {
   return em_len >= hlen + 2 ? em_len - hlen - 2 : 0;
 }
 
+/// The padding in effect: the one given, else openssl's default for the key (pss for an RSA-PSS key).
+std::string padding_of(const CryptoSettings& s, const KeyTraits& key) {
+  return s.padding.value_or(key.rsa_pss ? "pss" : "pkcs1");
+}
+
+/// openssl's refusal of an RSA-PSS key for `what`.
+[[noreturn]] void refuse_rsa_pss(std::string_view what) {
+  throw InvalidArgument("an RSA-PSS key (id-RSASSA-PSS) is for PSS signatures only, not for " + std::string(what) +
+                        " (openssl refuses it too)");
+}
+
 }  // namespace
 
 const char* const kUsage =
-    "Usage: cryptaccel pkeyutl [-sign | -verify | -encrypt | -decrypt] -inkey FILE [options]\n"
+    "Usage: cryptaccel pkeyutl [-sign | -verify | -verifyrecover | -encrypt | -decrypt] -inkey FILE [options]\n"
     "       cryptaccel pkeyutl --batch MANIFEST.jsonl [options]\n"
     "RSA signatures and encryption like `openssl pkeyutl`, on cryptaccel's engines.\n"
     "\n"
     "  -sign                   sign the input (the default operation); output: the signature\n"
     "  -verify                 verify -sigfile against the input; prints \"Signature Verified Successfully\" (exit 0)\n"
     "                          or \"Signature Verification Failure\" (exit 1)\n"
+    "  -verifyrecover          the input is a PKCS#1 v1.5 signature: output what was signed (the DigestInfo; with\n"
+    "                          -pkeyopt digest:NAME the digest, checked; with rsa_padding_mode:none the raw value)\n"
     "  -encrypt, -decrypt      RSA encryption (PKCS#1 v1.5 or OAEP)\n"
-    "  -inkey FILE             the key: PEM or DER; private (PKCS#1, PKCS#8, encrypted PKCS#8) unless -pubin\n"
+    "  -inkey FILE             the key: PEM or DER; private (PKCS#1, PKCS#8, encrypted PKCS#8) unless -pubin or\n"
+    "                          -certin; RSA or RSA-PSS (id-RSASSA-PSS: PSS only, within its restrictions)\n"
     "  -pubin                  -inkey is a public key (SPKI or PKCS#1)\n"
+    "  -certin                 -inkey is an X.509 certificate: its public key (the last of -pubin, -certin wins)\n"
     "  -passin SPEC            password of an encrypted key: pass:X, env:VAR, file:PATH, fd:N or stdin\n"
     "  -in FILE, -out FILE     input and output (default or '-': stdin, stdout); the output is written only when\n"
     "                          the operation succeeded\n"
@@ -82,11 +98,13 @@ const char* const kUsage =
     "  -rawin                  the input is the message, hashed with -digest (default sha256); without -rawin the\n"
     "                          input is the digest, named with -pkeyopt digest:NAME\n"
     "  -digest NAME            the hash for -rawin: sha224, sha256, sha384, sha512, sha512-224, sha512-256, ...\n"
-    "  -pkeyopt NAME:VALUE     rsa_padding_mode:pkcs1|pss|oaep (default pkcs1)\n"
-    "                          rsa_pss_saltlen:N|digest|max|auto|auto-digestmax (sign default: digest; verify: auto)\n"
+    "  -pkeyopt NAME:VALUE     rsa_padding_mode:pkcs1|pss|oaep|none (default pkcs1; pss for an RSA-PSS key; none:\n"
+    "                          -verifyrecover only)\n"
+    "                          rsa_pss_saltlen:N|digest|max|auto|auto-digestmax (default as openssl 3.0: sign max,\n"
+    "                          verify auto; an RSA-PSS key with restrictions: its minimum salt for both)\n"
     "                          rsa_oaep_md:NAME (default sha1, as openssl), rsa_mgf1_md:NAME (default: the\n"
     "                          signature or OAEP digest), rsa_oaep_label:HEX, digest:NAME (the digest given as input)\n"
-    "  -keyform PEM|DER        accepted; the format is detected\n"
+    "  -keyform PEM|DER        read -inkey with that parser only (default: PEM when it has a -----BEGIN line)\n"
     "  --engine NAME           auto (default), ref, cpu, cuda, ... (see `cryptaccel engines`)\n"
     "  --batch FILE            run every operation of a JSON-lines manifest in batches (see docs/cli.md); the\n"
     "                          options above are the defaults of every line\n"
@@ -94,8 +112,8 @@ const char* const kUsage =
     "  -v, --verbose           print the engine used to stderr\n"
     "  -h, --help              this help\n"
     "\n"
-    "Every option may be written with one or two dashes. PKCS#1 v1.5 signatures are byte-identical to openssl's;\n"
-    "PSS and the encryptions are randomised, and interoperate with openssl both ways.\n"
+    "Every option may be written with one or two dashes. PKCS#1 v1.5 signatures and -verifyrecover's output are\n"
+    "byte-identical to openssl's; PSS and the encryptions are randomised, and interoperate with openssl both ways.\n"
     "Examples:\n"
     "  cryptaccel pkeyutl -sign -inkey key.pem -rawin -digest sha256 -in msg -out msg.sig\n"
     "  cryptaccel pkeyutl -verify -pubin -inkey pub.pem -rawin -in msg -sigfile msg.sig \\\n"
@@ -106,6 +124,7 @@ std::string_view op_name(Op op) {
   switch (op) {
     case Op::sign: return "sign";
     case Op::verify: return "verify";
+    case Op::verifyrecover: return "verifyrecover";
     case Op::encrypt: return "encrypt";
     case Op::decrypt: return "decrypt";
   }
@@ -116,9 +135,11 @@ Op parse_op(std::string_view name) {
   const std::string n = lower(name);
   if (n == "sign") return Op::sign;
   if (n == "verify") return Op::verify;
+  if (n == "verifyrecover") return Op::verifyrecover;
   if (n == "encrypt") return Op::encrypt;
   if (n == "decrypt") return Op::decrypt;
-  throw InvalidArgument("unknown operation '" + std::string(name) + "' (sign, verify, encrypt or decrypt)");
+  throw InvalidArgument("unknown operation '" + std::string(name) +
+                        "' (sign, verify, verifyrecover, encrypt or decrypt)");
 }
 
 void apply_pkeyopt(CryptoSettings& s, std::string_view name_value) {
@@ -130,8 +151,8 @@ void apply_pkeyopt(CryptoSettings& s, std::string_view name_value) {
   if (value.empty()) throw InvalidArgument("-pkeyopt " + name + ": empty value");
   if (name == "rsa_padding_mode") {
     const std::string v = lower(value);
-    if (v != "pkcs1" && v != "pss" && v != "oaep")
-      throw InvalidArgument("-pkeyopt rsa_padding_mode: '" + value + "' is not supported (pkcs1, pss or oaep)");
+    if (v != "pkcs1" && v != "pss" && v != "oaep" && v != "none")
+      throw InvalidArgument("-pkeyopt rsa_padding_mode: '" + value + "' is not supported (pkcs1, pss, oaep or none)");
     s.padding = v;
   } else if (name == "rsa_pss_saltlen") {
     s.saltlen = lower(value);
@@ -169,7 +190,7 @@ Options parse_args(const std::vector<std::string>& args) {
     if (def == std::end(kOptions)) {
       if (std::find(std::begin(kUnsupported), std::end(kUnsupported), body) != std::end(kUnsupported))
         throw InvalidArgument("option '" + arg + "' is not supported by cryptaccel pkeyutl (RSA sign, verify, "
-                              "encrypt and decrypt only)");
+                              "verifyrecover, encrypt and decrypt only)");
       throw InvalidArgument("unknown option '" + arg + "' (see --help)");
     }
     const std::string value = dash_option_value(args, i, arg, option, def->takes_value);
@@ -177,13 +198,26 @@ Options parse_args(const std::vector<std::string>& args) {
     switch (def->id) {
       case Id::sign: opt.op = Op::sign; ++ops; break;
       case Id::verify: opt.op = Op::verify; ++ops; break;
+      case Id::verifyrecover: opt.op = Op::verifyrecover; ++ops; break;
       case Id::encrypt: opt.op = Op::encrypt; ++ops; break;
       case Id::decrypt: opt.op = Op::decrypt; ++ops; break;
       case Id::inkey: opt.key_path = value; break;
-      case Id::pubin: opt.pubin = true; break;
+      case Id::pubin: opt.key_source = KeySource::public_key; break;
+      case Id::certin: opt.key_source = KeySource::certificate; break;
       case Id::keyform: {
         const std::string f = lower(value);
-        if (f != "pem" && f != "der") throw InvalidArgument("-keyform: '" + value + "' is not PEM or DER");
+        if (f == "pem") {
+          opt.keyform = KeyForm::pem;
+        } else if (f == "der") {
+          opt.keyform = KeyForm::der;
+        } else if (f == "engine" || f == "e") {
+          throw InvalidArgument("-keyform ENGINE: engines are not supported; give the key as a PEM or DER file");
+        } else if (f == "p12" || f == "pkcs12") {
+          throw InvalidArgument("-keyform P12: not supported (openssl pkeyutl refuses it too); extract the key with "
+                                "`openssl pkcs12 -nocerts -nodes` first");
+        } else {
+          throw InvalidArgument("-keyform: '" + value + "' is not PEM or DER");
+        }
         break;
       }
       case Id::passin: opt.passin = value; break;
@@ -210,7 +244,7 @@ Options parse_args(const std::vector<std::string>& args) {
       case Id::help: opt.help = true; break;
     }
   }
-  if (ops > 1) throw InvalidArgument("give only one of -sign, -verify, -encrypt, -decrypt");
+  if (ops > 1) throw InvalidArgument("give only one of -sign, -verify, -verifyrecover, -encrypt, -decrypt");
   if (dash_digest) {
     if (!opt.crypto.rawin) throw InvalidArgument("-digest can only be used with -rawin (as in openssl pkeyutl)");
     if (opt.crypto.digest && lower(*opt.crypto.digest) != lower(*dash_digest))
@@ -220,26 +254,39 @@ Options parse_args(const std::vector<std::string>& args) {
   return opt;
 }
 
-rsa::SignOptions sign_options(const CryptoSettings& s, std::size_t bits, bool signing, std::string_view engine) {
+rsa::SignOptions sign_options(const CryptoSettings& s, const KeyTraits& key, bool signing, std::string_view engine) {
   rsa::SignOptions o;
   o.engine = engine;
-  if (s.padding == "pkcs1") {
+  const std::string padding = padding_of(s, key);
+  const std::optional<PssRestrictions>& pss = key.pss;
+  if (padding == "pkcs1") {
+    if (key.rsa_pss)
+      throw InvalidArgument("rsa_padding_mode:pkcs1 is not allowed with an RSA-PSS key (PSS signatures only, as in "
+                            "openssl)");
     o.padding = rsa::SignaturePadding::pkcs1v15;
-  } else if (s.padding == "pss") {
+  } else if (padding == "pss") {
     o.padding = rsa::SignaturePadding::pss;
+  } else if (padding == "none") {
+    throw InvalidArgument("rsa_padding_mode:none is only for -verifyrecover (raw RSA signatures are not offered)");
   } else {
-    throw InvalidArgument("rsa_padding_mode:" + s.padding + " is for encryption, not for signatures (pkcs1 or pss)");
+    throw InvalidArgument("rsa_padding_mode:" + padding + " is for encryption, not for signatures (pkcs1 or pss)");
   }
-  if (s.rawin) {
-    o.hash = parse_md(s.digest.value_or("sha256"), "-digest");
-    o.prehashed = false;
+  // The digest: the one named; else a restricted RSA-PSS key's own (openssl's default for such a key), else
+  // sha256 for -rawin. A prehashed input needs a name (or a restricted key) to build the DigestInfo / M'.
+  if (s.digest) {
+    o.hash = parse_md(*s.digest, s.rawin ? "-digest" : "-pkeyopt digest");
+  } else if (pss) {
+    o.hash = pss->hash;
+  } else if (s.rawin) {
+    o.hash = HashAlgorithm::sha256;
   } else {
-    if (!s.digest)
-      throw InvalidArgument("without -rawin the input is a digest: name its algorithm with -pkeyopt digest:NAME (raw "
-                            "signatures without a DigestInfo are not supported), or give -rawin -digest NAME");
-    o.hash = parse_md(*s.digest, "-pkeyopt digest");
-    o.prehashed = true;
+    throw InvalidArgument("without -rawin the input is a digest: name its algorithm with -pkeyopt digest:NAME (raw "
+                          "signatures without a DigestInfo are not supported), or give -rawin -digest NAME");
   }
+  o.prehashed = !s.rawin;
+  if (pss && o.hash != pss->hash)
+    throw InvalidArgument("digest " + rsa::digest_name(o.hash) + " is not allowed by the RSA-PSS key's parameters "
+                          "(they require " + rsa::digest_name(pss->hash) + ")");
   if (s.mgf1_md) o.mgf_hash = parse_md(*s.mgf1_md, "-pkeyopt rsa_mgf1_md");
   if (s.oaep_md) throw InvalidArgument("-pkeyopt rsa_oaep_md is only for OAEP encryption");
 
@@ -248,17 +295,27 @@ rsa::SignOptions sign_options(const CryptoSettings& s, std::size_t bits, bool si
     if (s.mgf1_md) throw InvalidArgument("-pkeyopt rsa_mgf1_md needs rsa_padding_mode:pss or oaep");
     return o;
   }
+  if (pss) {
+    if (o.mgf_hash && *o.mgf_hash != pss->mgf1_hash)
+      throw InvalidArgument("rsa_mgf1_md:" + rsa::digest_name(*o.mgf_hash) + " is not allowed by the RSA-PSS key's "
+                            "parameters (they require MGF1 with " + rsa::digest_name(pss->mgf1_hash) + ")");
+    o.mgf_hash = pss->mgf1_hash;
+  }
   const std::size_t hlen = rsa::digest_size(o.hash);
-  const std::size_t max = max_salt(bits, hlen);
-  const std::string v = s.saltlen.value_or(signing ? "digest" : "auto");
+  const std::size_t max = max_salt(key.bits, hlen);
+  // openssl 3.0's defaults: sign with the largest salt ("auto" is its default and signs with "max"), verify any;
+  // a key with restrictions signs and verifies with its minimum salt, exactly.
+  const std::string v = s.saltlen.value_or(pss ? std::to_string(pss->min_salt) : signing ? "max" : "auto");
   if (v == "digest" || v == "-1") {
     o.salt_length = hlen;
   } else if (v == "max" || v == "-3") {
     o.salt_length = max;
-  } else if (v == "auto" || v == "-2") {
-    if (signing) o.salt_length = max;  // as openssl: "auto" signs with the largest salt, verifies any
-  } else if (v == "auto-digestmax" || v == "-4") {
-    if (signing) o.salt_length = std::min(hlen, max);
+  } else if (v == "auto" || v == "-2" || v == "auto-digestmax" || v == "-4") {
+    if (!signing && pss)
+      throw InvalidArgument("rsa_pss_saltlen:" + v + " cannot verify with an RSA-PSS key that has restrictions "
+                            "(openssl refuses it too): give the salt length, or none for the key's minimum (" +
+                            std::to_string(pss->min_salt) + ")");
+    if (signing) o.salt_length = (v == "auto" || v == "-2") ? max : std::min(hlen, max);
   } else {
     std::uint64_t n = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
@@ -266,29 +323,59 @@ rsa::SignOptions sign_options(const CryptoSettings& s, std::size_t bits, bool si
       throw InvalidArgument("-pkeyopt rsa_pss_saltlen: '" + v + "' is not a number, digest, max, auto or auto-digestmax");
     o.salt_length = static_cast<std::size_t>(n);
   }
+  if (pss && o.salt_length && *o.salt_length < pss->min_salt)
+    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*o.salt_length) + " bytes is below the "
+                          "RSA-PSS key's minimum salt length (" + std::to_string(pss->min_salt) + ")");
   if (o.salt_length && *o.salt_length > max)
     throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*o.salt_length) + " bytes is too long for a " +
-                          std::to_string(bits) + "-bit key with " + rsa::digest_name(o.hash) +
+                          std::to_string(key.bits) + "-bit key with " + rsa::digest_name(o.hash) +
                           " (at most " + std::to_string(max) + ")");
   return o;
 }
 
-rsa::EncryptOptions encrypt_options(const CryptoSettings& s, std::string_view engine) {
+rsa::EncryptOptions encrypt_options(const CryptoSettings& s, const KeyTraits& key, std::string_view engine) {
   rsa::EncryptOptions o;
   o.engine = engine;
+  if (key.rsa_pss) refuse_rsa_pss("encryption");
   if (s.rawin || s.digest) throw InvalidArgument("-rawin and -digest are only for -sign and -verify");
   if (s.saltlen) throw InvalidArgument("-pkeyopt rsa_pss_saltlen is only for PSS signatures");
-  if (s.padding == "oaep") {
+  const std::string padding = padding_of(s, key);
+  if (padding == "oaep") {
     o.padding = rsa::EncryptionPadding::oaep;
     o.hash = parse_md(s.oaep_md.value_or(std::string(kDefaultOaepMd)), "-pkeyopt rsa_oaep_md");
     if (s.mgf1_md) o.mgf_hash = parse_md(*s.mgf1_md, "-pkeyopt rsa_mgf1_md");
     o.label = s.oaep_label;
-  } else if (s.padding == "pkcs1") {
+  } else if (padding == "pkcs1") {
     if (s.oaep_md || s.mgf1_md || !s.oaep_label.empty())
       throw InvalidArgument("-pkeyopt rsa_oaep_md, rsa_mgf1_md and rsa_oaep_label need rsa_padding_mode:oaep");
     o.padding = rsa::EncryptionPadding::pkcs1v15;
+  } else if (padding == "none") {
+    throw InvalidArgument("rsa_padding_mode:none is only for -verifyrecover (raw RSA encryption is not offered)");
   } else {
-    throw InvalidArgument("rsa_padding_mode:" + s.padding + " is for signatures, not for encryption (pkcs1 or oaep)");
+    throw InvalidArgument("rsa_padding_mode:" + padding + " is for signatures, not for encryption (pkcs1 or oaep)");
+  }
+  return o;
+}
+
+RecoverOptions recover_options(const CryptoSettings& s, const KeyTraits& key) {
+  if (key.rsa_pss) refuse_rsa_pss("-verifyrecover");
+  // openssl's own message for -rawin here
+  if (s.rawin) throw InvalidArgument("-rawin can only be used with -sign or -verify");
+  if (s.saltlen || s.mgf1_md || s.oaep_md || !s.oaep_label.empty())
+    throw InvalidArgument("-verifyrecover takes rsa_padding_mode:pkcs1 or none and digest:NAME only (no PSS or OAEP "
+                          "settings)");
+  const std::string padding = padding_of(s, key);
+  RecoverOptions o;
+  if (padding == "pss")
+    throw InvalidArgument("rsa_padding_mode:pss cannot recover what was signed (PSS only verifies): use -verify");
+  if (padding == "oaep") throw InvalidArgument("rsa_padding_mode:oaep is for encryption, not for -verifyrecover");
+  if (padding == "none") {
+    if (s.digest)
+      throw InvalidArgument("-pkeyopt digest: needs rsa_padding_mode:pkcs1 with -verifyrecover (none recovers the raw "
+                            "value; openssl refuses it too)");
+    o.raw = true;
+  } else if (s.digest) {
+    o.digest = parse_md(*s.digest, "-pkeyopt digest");
   }
   return o;
 }

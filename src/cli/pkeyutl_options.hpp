@@ -13,17 +13,42 @@
 
 namespace cryptaccel::cli::pkeyutl {
 
-/// The four operations.
-enum class Op { sign, verify, encrypt, decrypt };
+/// The operations. verifyrecover: the RSA public operation and PKCS#1 v1.5 type 1 unpadding (or none), giving back
+/// what was signed (openssl's -verifyrecover).
+enum class Op { sign, verify, verifyrecover, encrypt, decrypt };
 
-/// "sign", "verify", "encrypt", "decrypt".
+/// Where -inkey's key comes from: a private key (the default), a public key (-pubin) or a certificate's public key
+/// (-certin). The last of -pubin and -certin wins, as in openssl.
+enum class KeySource { private_key, public_key, certificate };
+
+/// -keyform: the key file's encoding. detect (no -keyform): PEM when the file has a "-----BEGIN " line, else DER.
+/// pem / der: only that parser is tried, as openssl 3.0 does (its help says "other values ignored", but it is not so).
+enum class KeyForm { detect, pem, der };
+
+/// The restrictions an RSA-PSS key (id-RSASSA-PSS) carries in its parameters: signatures with it must use this
+/// hash and MGF1 hash and a salt of at least `min_salt` bytes (RFC 4055 3.1).
+struct PssRestrictions {
+  HashAlgorithm hash;
+  HashAlgorithm mgf1_hash;
+  std::size_t min_salt = 0;
+};
+
+/// What the settings of an operation depend on in its key.
+struct KeyTraits {
+  std::size_t bits = 0;                ///< modulus size
+  bool rsa_pss = false;                ///< an RSA-PSS key: PSS signatures only (no PKCS#1 v1.5, no encryption)
+  std::optional<PssRestrictions> pss;  ///< an RSA-PSS key's restrictions (none: an unrestricted RSA-PSS key)
+};
+
+/// "sign", "verify", "verifyrecover", "encrypt", "decrypt".
 std::string_view op_name(Op op);
 /// Parses an operation name (as in the batch manifest); throws InvalidArgument.
 Op parse_op(std::string_view name);
 
 /// The cryptographic settings of one operation: what -pkeyopt, -digest and -rawin say.
 struct CryptoSettings {
-  std::string padding = "pkcs1";          ///< rsa_padding_mode: pkcs1, pss or oaep
+  /// rsa_padding_mode: pkcs1, pss, oaep or none (-verifyrecover only). Not given: pss for an RSA-PSS key, else pkcs1.
+  std::optional<std::string> padding;
   bool rawin = false;                     ///< -rawin: the input is the message (hashed here); else it is the digest
   std::optional<std::string> digest;      ///< -digest (with -rawin) or -pkeyopt digest: (the digest given as input)
   std::optional<std::string> saltlen;     ///< rsa_pss_saltlen: N, digest, max, auto, auto-digestmax (or -1..-4)
@@ -36,7 +61,8 @@ struct CryptoSettings {
 struct Options {
   Op op = Op::sign;  ///< openssl's default operation is -sign too
   std::string key_path;                  ///< -inkey
-  bool pubin = false;                    ///< -pubin: -inkey is a public key
+  KeySource key_source = KeySource::private_key;  ///< -pubin, -certin
+  KeyForm keyform = KeyForm::detect;     ///< -keyform PEM|DER
   std::optional<std::string> passin;     ///< -passin pass:X | env:VAR | file:PATH | fd:N | stdin
   std::string in_path;                   ///< -in ("" or "-": stdin)
   std::string out_path;                  ///< -out ("" or "-": stdout)
@@ -55,13 +81,27 @@ Options parse_args(const std::vector<std::string>& args);
 /// Applies one "-pkeyopt NAME:VALUE" to `settings`; throws InvalidArgument for unknown names or bad values.
 void apply_pkeyopt(CryptoSettings& settings, std::string_view name_value);
 
-/// The SignOptions of `settings` for a key of `bits` bits and for signing (`signing` true) or verifying. `engine` is
-/// viewed by the result and must outlive it. Throws InvalidArgument (wrong padding for signatures, salt too long, no
-/// digest named without -rawin).
-rsa::SignOptions sign_options(const CryptoSettings& settings, std::size_t bits, bool signing, std::string_view engine);
+/// The SignOptions of `settings` for `key` and for signing (`signing` true) or verifying, with openssl 3.0's
+/// defaults: PSS signs with the largest salt (`max`) and verifies any (`auto`); an RSA-PSS key with restrictions
+/// signs and verifies with its own hash, MGF1 hash and minimum salt unless told otherwise, and refuses others.
+/// `engine` is viewed by the result and must outlive it. Throws InvalidArgument (wrong padding for signatures or for
+/// the key, salt too long or below the key's minimum, no digest named without -rawin, a digest the key forbids).
+rsa::SignOptions sign_options(const CryptoSettings& settings, const KeyTraits& key, bool signing,
+                              std::string_view engine);
 
-/// The EncryptOptions of `settings`; `engine` and `settings.oaep_label` are viewed by the result.
-rsa::EncryptOptions encrypt_options(const CryptoSettings& settings, std::string_view engine);
+/// The EncryptOptions of `settings`; `engine` and `settings.oaep_label` are viewed by the result. Throws
+/// InvalidArgument for settings that are not for encryption and for an RSA-PSS key (signatures only, as openssl).
+rsa::EncryptOptions encrypt_options(const CryptoSettings& settings, const KeyTraits& key, std::string_view engine);
+
+/// How -verifyrecover unpads the result of the public operation.
+struct RecoverOptions {
+  bool raw = false;                     ///< rsa_padding_mode:none: the whole number, key-size bytes
+  std::optional<HashAlgorithm> digest;  ///< PKCS#1 v1.5 with -pkeyopt digest: the DigestInfo is checked and stripped
+};
+
+/// The RecoverOptions of `settings`. Throws InvalidArgument for what -verifyrecover cannot do, as openssl refuses it:
+/// PSS or OAEP padding, -rawin, a digest with rsa_padding_mode:none, an RSA-PSS key.
+RecoverOptions recover_options(const CryptoSettings& settings, const KeyTraits& key);
 
 /// The usage text.
 extern const char* const kUsage;

@@ -1,5 +1,6 @@
-// `cryptaccel pkeyutl`: one operation (sign, verify, encrypt, decrypt), as `openssl pkeyutl` does it; --batch is in
-// pkeyutl_batch.cpp. Sign, verify and decrypt go through the batch API with one job, which names the engine that ran.
+// `cryptaccel pkeyutl`: one operation (sign, verify, verifyrecover, encrypt, decrypt), as `openssl pkeyutl` does it;
+// --batch is in pkeyutl_batch.cpp. Sign, verify and decrypt go through the batch API with one job, which names the
+// engine that ran.
 #include <algorithm>
 #include <cstdio>
 #include <new>
@@ -14,6 +15,7 @@
 #include "pkeyutl_batch.hpp"
 #include "pkeyutl_io.hpp"
 #include "pkeyutl_options.hpp"
+#include "pkeyutl_recover.hpp"
 
 namespace cryptaccel::cli {
 namespace {
@@ -40,24 +42,33 @@ void report_engine(bool verbose, const std::string& engine) {
   if (verbose) std::fprintf(stderr, "engine: %s\n", engine.c_str());
 }
 
+/// "-pubin" or "-certin": the option that made -inkey a public key.
+const char* public_option(pkeyutl::KeySource source) {
+  return source == pkeyutl::KeySource::certificate ? "-certin" : "-pubin";
+}
+
 int run_one(const pkeyutl::Options& opt) {
   const bool needs_private = opt.op == Op::sign || opt.op == Op::decrypt;
-  if (needs_private && opt.pubin)
-    throw InvalidArgument(std::string("-") + std::string(pkeyutl::op_name(opt.op)) + " needs a private key (not -pubin)");
+  const bool public_only = opt.key_source != pkeyutl::KeySource::private_key;
+  if (needs_private && public_only)
+    throw InvalidArgument(std::string("-") + std::string(pkeyutl::op_name(opt.op)) + " needs a private key (not " +
+                          public_option(opt.key_source) + ")");
   if (opt.op == Op::verify && opt.sig_path.empty()) throw InvalidArgument("-verify needs -sigfile");
   if (opt.op != Op::verify && !opt.sig_path.empty()) throw InvalidArgument("-sigfile is only for -verify");
   if (opt.op == Op::verify && is_stdio(opt.in_path) && is_stdio(opt.sig_path))
     throw InvalidArgument("the input and -sigfile cannot both be stdin");
-  if (opt.passin && opt.pubin) throw InvalidArgument("-passin is for private keys (not with -pubin)");
+  if (opt.passin && public_only)
+    throw InvalidArgument(std::string("-passin is for private keys (not with ") + public_option(opt.key_source) + ")");
 
-  const pkeyutl::LoadedKey key = pkeyutl::load_key(opt.key_path, opt.pubin, opt.passin);
+  const pkeyutl::LoadedKey key = pkeyutl::load_key(opt.key_path, opt.key_source, opt.keyform, opt.passin);
+  const pkeyutl::KeyTraits traits = key.traits();
   BatchOptions batch;
   batch.engine = opt.engine;
   batch.threads = opt.threads;
 
   switch (opt.op) {
     case Op::sign: {
-      const rsa::SignOptions so = pkeyutl::sign_options(opt.crypto, key.public_key.bits(), true, opt.engine);
+      const rsa::SignOptions so = pkeyutl::sign_options(opt.crypto, traits, true, opt.engine);
       AtomicOutput output(opt.out_path);
       const bytes input = pkeyutl::read_input(opt.in_path);
       bytes signature(key.private_key->size());
@@ -72,7 +83,7 @@ int run_one(const pkeyutl::Options& opt) {
       return 0;
     }
     case Op::verify: {
-      const rsa::SignOptions so = pkeyutl::sign_options(opt.crypto, key.public_key.bits(), false, opt.engine);
+      const rsa::SignOptions so = pkeyutl::sign_options(opt.crypto, traits, false, opt.engine);
       AtomicOutput output(opt.out_path);  // the verdict line goes to -out, as in openssl
       const bytes signature = pkeyutl::read_input(opt.sig_path);
       const bytes input = pkeyutl::read_input(opt.in_path);
@@ -88,8 +99,17 @@ int run_one(const pkeyutl::Options& opt) {
       output.commit(bytes_view(reinterpret_cast<const std::uint8_t*>(verdict.data()), verdict.size()));
       return job.valid ? 0 : 1;
     }
+    case Op::verifyrecover: {
+      const pkeyutl::RecoverOptions ro = pkeyutl::recover_options(opt.crypto, traits);
+      AtomicOutput output(opt.out_path);
+      const bytes signature = pkeyutl::read_input(opt.in_path);
+      const bytes recovered = pkeyutl::verify_recover(key.public_key, signature, ro, batch);
+      report_engine(opt.verbose, opt.engine);
+      output.commit(recovered);
+      return 0;
+    }
     case Op::encrypt: {
-      const rsa::EncryptOptions eo = pkeyutl::encrypt_options(opt.crypto, opt.engine);
+      const rsa::EncryptOptions eo = pkeyutl::encrypt_options(opt.crypto, traits, opt.engine);
       AtomicOutput output(opt.out_path);
       bytes input = pkeyutl::read_input(opt.in_path);
       const WipeOnExit wipe_input{input};
@@ -99,7 +119,7 @@ int run_one(const pkeyutl::Options& opt) {
       return 0;
     }
     case Op::decrypt: {
-      const rsa::EncryptOptions eo = pkeyutl::encrypt_options(opt.crypto, opt.engine);
+      const rsa::EncryptOptions eo = pkeyutl::encrypt_options(opt.crypto, traits, opt.engine);
       AtomicOutput output(opt.out_path);
       const bytes input = pkeyutl::read_input(opt.in_path);
       bytes plaintext(key.private_key->size());
