@@ -24,6 +24,7 @@
 #include "algo/block_modes.hpp"
 #include "algo/xts_tweak.hpp"
 #include "cpu/cpu_features.hpp"
+#include "cpu/aes_key_schedule.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cryptaccel/types.hpp"
 
@@ -128,64 +129,6 @@ namespace {
 
 inline __m128i load(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline void store(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
-
-// --- key expansion (FIPS-197 §5.2) with AESKEYGENASSIST ---
-
-/// [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3]: the chained XOR of the key-expansion words within one round key.
-inline __m128i prefix_xor(__m128i w) {
-  w = _mm_xor_si128(w, _mm_slli_si128(w, 4));
-  return _mm_xor_si128(w, _mm_slli_si128(w, 8));
-}
-
-/// AES-128: the next round key from the previous one (RotWord, SubWord and Rcon of its last word).
-template <int Rcon>
-inline __m128i next128(__m128i k) {
-  return _mm_xor_si128(prefix_xor(k), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, Rcon), 0xff));
-}
-
-/// AES-256, even round key 2i: from keys 2i-2 and 2i-1 (RotWord, SubWord, Rcon).
-template <int Rcon>
-inline __m128i next256_even(__m128i k2, __m128i k1) {
-  return _mm_xor_si128(prefix_xor(k2), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k1, Rcon), 0xff));
-}
-
-/// AES-256, odd round key 2i+1: from keys 2i-1 and 2i (SubWord only).
-inline __m128i next256_odd(__m128i k2, __m128i k1) {
-  return _mm_xor_si128(prefix_xor(k2), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k1, 0), 0xaa));
-}
-
-void expand128(const std::uint8_t* key, std::uint8_t rk[15][16]) {
-  __m128i k = load(key);
-  store(rk[0], k);
-  k = next128<0x01>(k), store(rk[1], k);
-  k = next128<0x02>(k), store(rk[2], k);
-  k = next128<0x04>(k), store(rk[3], k);
-  k = next128<0x08>(k), store(rk[4], k);
-  k = next128<0x10>(k), store(rk[5], k);
-  k = next128<0x20>(k), store(rk[6], k);
-  k = next128<0x40>(k), store(rk[7], k);
-  k = next128<0x80>(k), store(rk[8], k);
-  k = next128<0x1b>(k), store(rk[9], k);
-  k = next128<0x36>(k), store(rk[10], k);
-}
-
-void expand256(const std::uint8_t* key, std::uint8_t rk[15][16]) {
-  __m128i a = load(key), b = load(key + 16);
-  store(rk[0], a), store(rk[1], b);
-  a = next256_even<0x01>(a, b), store(rk[2], a);
-  b = next256_odd(b, a), store(rk[3], b);
-  a = next256_even<0x02>(a, b), store(rk[4], a);
-  b = next256_odd(b, a), store(rk[5], b);
-  a = next256_even<0x04>(a, b), store(rk[6], a);
-  b = next256_odd(b, a), store(rk[7], b);
-  a = next256_even<0x08>(a, b), store(rk[8], a);
-  b = next256_odd(b, a), store(rk[9], b);
-  a = next256_even<0x10>(a, b), store(rk[10], a);
-  b = next256_odd(b, a), store(rk[11], b);
-  a = next256_even<0x20>(a, b), store(rk[12], a);
-  b = next256_odd(b, a), store(rk[13], b);
-  a = next256_even<0x40>(a, b), store(rk[14], a);
-}
 
 /// The equivalent inverse cipher's round keys (FIPS-197 §5.3.5) in the order AESDEC uses them.
 void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::uint8_t dec[15][16]) {
@@ -323,9 +266,9 @@ void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std:
   const std::size_t half = key_len / 2;
   key.rounds = half == 16 ? 10 : 14;
   if (half == 16) {
-    expand128(key_bytes, key.k1_enc), expand128(key_bytes + half, key.k2_enc);
+    aes_schedule::expand128(key_bytes, key.k1_enc), aes_schedule::expand128(key_bytes + half, key.k2_enc);
   } else {
-    expand256(key_bytes, key.k1_enc), expand256(key_bytes + half, key.k2_enc);
+    aes_schedule::expand256(key_bytes, key.k1_enc), aes_schedule::expand256(key_bytes + half, key.k2_enc);
   }
   inverse_schedule(key.k1_enc, key.rounds, key.k1_dec);
 }

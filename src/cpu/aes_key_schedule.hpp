@@ -1,0 +1,77 @@
+// AES-128 and AES-256 key expansion (FIPS-197 §5.2) with AESKEYGENASSIST, for the cpu engine's own AES-NI and VAES
+// kernels (aes_xts_aesni.cpp, aes_ctr_vaes.cpp): round keys as the AESENC instructions take them, 16 bytes each.
+// Include only from a translation unit compiled for AES-NI (its functions are under #pragma GCC target("aes")).
+#pragma once
+#include <immintrin.h>
+
+#include <cstdint>
+
+#pragma GCC push_options
+#pragma GCC target("sse2,aes")
+
+namespace cryptaccel::cpu::aes_schedule {
+
+inline void store_key(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+
+/// [w0, w0^w1, w0^w1^w2, w0^w1^w2^w3]: the chained XOR of the key-expansion words within one round key.
+inline __m128i prefix_xor(__m128i w) {
+  w = _mm_xor_si128(w, _mm_slli_si128(w, 4));
+  return _mm_xor_si128(w, _mm_slli_si128(w, 8));
+}
+
+/// AES-128: the next round key from the previous one (RotWord, SubWord and Rcon of its last word).
+template <int Rcon>
+inline __m128i next128(__m128i k) {
+  return _mm_xor_si128(prefix_xor(k), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k, Rcon), 0xff));
+}
+
+/// AES-256, even round key 2i: from keys 2i-2 and 2i-1 (RotWord, SubWord, Rcon).
+template <int Rcon>
+inline __m128i next256_even(__m128i k2, __m128i k1) {
+  return _mm_xor_si128(prefix_xor(k2), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k1, Rcon), 0xff));
+}
+
+/// AES-256, odd round key 2i+1: from keys 2i-1 and 2i (SubWord only).
+inline __m128i next256_odd(__m128i k2, __m128i k1) {
+  return _mm_xor_si128(prefix_xor(k2), _mm_shuffle_epi32(_mm_aeskeygenassist_si128(k1, 0), 0xaa));
+}
+
+/// The 11 round keys of AES-128 into rk[0..10].
+inline void expand128(const std::uint8_t* key, std::uint8_t rk[15][16]) {
+  __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key));
+  store_key(rk[0], k);
+  k = next128<0x01>(k), store_key(rk[1], k);
+  k = next128<0x02>(k), store_key(rk[2], k);
+  k = next128<0x04>(k), store_key(rk[3], k);
+  k = next128<0x08>(k), store_key(rk[4], k);
+  k = next128<0x10>(k), store_key(rk[5], k);
+  k = next128<0x20>(k), store_key(rk[6], k);
+  k = next128<0x40>(k), store_key(rk[7], k);
+  k = next128<0x80>(k), store_key(rk[8], k);
+  k = next128<0x1b>(k), store_key(rk[9], k);
+  k = next128<0x36>(k), store_key(rk[10], k);
+}
+
+/// The 15 round keys of AES-256 into rk[0..14].
+inline void expand256(const std::uint8_t* key, std::uint8_t rk[15][16]) {
+  __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key)),
+          b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(key + 16));
+  store_key(rk[0], a), store_key(rk[1], b);
+  a = next256_even<0x01>(a, b), store_key(rk[2], a);
+  b = next256_odd(b, a), store_key(rk[3], b);
+  a = next256_even<0x02>(a, b), store_key(rk[4], a);
+  b = next256_odd(b, a), store_key(rk[5], b);
+  a = next256_even<0x04>(a, b), store_key(rk[6], a);
+  b = next256_odd(b, a), store_key(rk[7], b);
+  a = next256_even<0x08>(a, b), store_key(rk[8], a);
+  b = next256_odd(b, a), store_key(rk[9], b);
+  a = next256_even<0x10>(a, b), store_key(rk[10], a);
+  b = next256_odd(b, a), store_key(rk[11], b);
+  a = next256_even<0x20>(a, b), store_key(rk[12], a);
+  b = next256_odd(b, a), store_key(rk[13], b);
+  a = next256_even<0x40>(a, b), store_key(rk[14], a);
+}
+
+}  // namespace cryptaccel::cpu::aes_schedule
+
+#pragma GCC pop_options
