@@ -36,7 +36,7 @@ def available() -> bool:
 
 
 def unavailable_reason() -> str:
-    """Empty when :func:`available`; otherwise why not (e.g. ``"no CUDA device (cudaGetDeviceCount: ...)"``)."""
+    """Empty when :func:`available`; otherwise why not (e.g. ``"no NVIDIA GPU found (cudaGetDeviceCount: ...)"``)."""
     return str(_ext._cuda_unavailable_reason())
 
 

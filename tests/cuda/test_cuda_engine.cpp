@@ -120,7 +120,7 @@ TEST(CudaEngine, ReportsItselfAndFallsBackWithoutADevice) {
     listed = true;
     EXPECT_EQ(e.available, have_gpu()) << e.name;
     if (!have_gpu()) {
-      EXPECT_EQ(e.unavailable_reason.rfind("no CUDA device (cudaGetDeviceCount: ", 0), 0u) << e.unavailable_reason;
+      EXPECT_EQ(e.unavailable_reason.rfind("no NVIDIA GPU found (cudaGetDeviceCount: ", 0), 0u) << e.unavailable_reason;
     }
   }
   EXPECT_TRUE(listed);
@@ -135,7 +135,7 @@ TEST(CudaEngine, ReportsItselfAndFallsBackWithoutADevice) {
     encrypt(spec, CipherParams{bytes(16), bytes(16)}, bytes(32), "cuda");
     FAIL() << "expected EngineUnavailable";
   } catch (const EngineUnavailable& e) {
-    EXPECT_NE(std::string(e.what()).find("no CUDA device"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no NVIDIA GPU found"), std::string::npos) << e.what();
   }
   EXPECT_THROW(cuda::keccak_f1600_async(nullptr, 0, nullptr), EngineUnavailable);
 }
