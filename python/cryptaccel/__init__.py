@@ -233,7 +233,7 @@ def encrypt(
             _str_arg("engine", engine),
         )
     except TypeError as e:
-        raise plain_type_error("cryptaccel.encrypt", e) from None
+        raise plain_type_error("cryptaccel.encrypt", e, key=key, data=data) from None
     return (out, used) if return_engine else out
 
 
@@ -279,7 +279,7 @@ def decrypt(
             _str_arg("engine", engine),
         )
     except TypeError as e:
-        raise plain_type_error("cryptaccel.decrypt", e) from None
+        raise plain_type_error("cryptaccel.decrypt", e, key=key, data=data) from None
     return (out, used) if return_engine else out
 
 

@@ -96,11 +96,15 @@ class EngineUnavailable(Error):
 _NANOBIND_MARKER = "incompatible function arguments"
 
 
-def plain_type_error(where: str, error: TypeError) -> BaseException:
+def plain_type_error(where: str, error: TypeError, **objects: Any) -> BaseException:
     """The exception to raise for a TypeError that came out of a call into the extension on behalf of ``where``
     (a public name such as ``"cryptaccel.encrypt"``): our own errors unchanged, nanobind's argument-mismatch error as
     an :class:`InvalidArgumentType` with a plain message (never the extension's private signature), and any other
     TypeError (from a user object's ``__index__``, say) as an :class:`InvalidArgumentType` with its message.
+
+    ``objects``: the bytes-like arguments passed as they came (``key=key, data=data``). Bindings that take them
+    without ``.none()`` (to stay on nanobind's fast call path) let only None through to nanobind's error: the first
+    None among them is named in the message.
 
     Use as ``except TypeError as e: raise plain_type_error("cryptaccel.encrypt", e) from None``.
     """
@@ -108,6 +112,9 @@ def plain_type_error(where: str, error: TypeError) -> BaseException:
         return error
     text = str(error)
     if _NANOBIND_MARKER in text:
+        for name, value in objects.items():
+            if value is None:
+                return InvalidArgumentType(f"{name} must be a bytes-like object, not 'NoneType'")
         return InvalidArgumentType(f"{where}(): an argument has the wrong type (see help({where}))")
     return InvalidArgumentType(text)
 

@@ -302,14 +302,16 @@ NB_MODULE(_cryptaccel, m) {
   m.attr("_built_with_cuda") = ca::kBuiltWithCuda;
   m.attr("_release_gil_above") = kReleaseGilAbove;
 
+  // No .none() on the object arguments of _encrypt/_decrypt: it takes nanobind off its fast call path (+0.2 us per
+  // call here). A None there gets nanobind's TypeError, which cryptaccel.encrypt turns into a plain message.
   m.def(
       "_encrypt",
       [](std::string_view cipher, nb::handle key, nb::handle data, nb::handle iv, nb::handle aad, std::size_t tag_len,
          bool padding, std::size_t xts_unit, const std::string& engine) {
         return one_shot(ca::Direction::encrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
       },
-      nb::arg("cipher"), nb::arg("key").none(), nb::arg("data").none(), nb::arg("iv").none(), nb::arg("aad").none(),
-      nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
+      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
       "_encrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
   m.def(
       "_decrypt",
@@ -317,8 +319,8 @@ NB_MODULE(_cryptaccel, m) {
          bool padding, std::size_t xts_unit, const std::string& engine) {
         return one_shot(ca::Direction::decrypt, cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine);
       },
-      nb::arg("cipher"), nb::arg("key").none(), nb::arg("data").none(), nb::arg("iv").none(), nb::arg("aad").none(),
-      nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
+      nb::arg("cipher"), nb::arg("key"), nb::arg("data"), nb::arg("iv"), nb::arg("aad"), nb::arg("tag_len"),
+      nb::arg("padding"), nb::arg("xts_unit"), nb::arg("engine"),
       "_decrypt(cipher, key, data, iv, aad, tag_len, padding, xts_unit, engine) -> (bytes, engine_name)");
   m.def("_run_many", &run_many, nb::arg("cipher"), nb::arg("direction"), nb::arg("keys"), nb::arg("ivs"),
         nb::arg("datas"), nb::arg("aads"), nb::arg("tag_len"), nb::arg("padding"), nb::arg("xts_unit"),
