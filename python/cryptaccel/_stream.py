@@ -122,6 +122,10 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
     from . import decrypt, encrypt  # the one-shot functions, for what does not stream
 
     _check_args(f"cryptaccel.{direction}_file", cipher, iv, aad, tag_len, xts_unit, engine)
+    for name, value, method in (("src", src, "read"), ("dst", dst, "write")):
+        if not isinstance(value, (str, os.PathLike)) and not callable(getattr(value, method, None)):
+            raise InvalidArgumentType(f"{name} must be a path or a binary file object with {method}(), "
+                                      f"not {type(value).__name__}")
     gcm = _cipher_mode(cipher) == "gcm"
     # A GCM decryption streams only into a path (a temporary file published after the tag verifies); into a file
     # object, whose writes cannot be taken back, the whole message is decrypted and verified in memory first.

@@ -208,3 +208,12 @@ def test_a_special_destination_is_written_in_place(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert received == [cryptaccel.encrypt("aes-128-ctr", bytes(16), data, bytes(16))]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo"]
+
+
+def test_files_of_the_wrong_type_are_a_type_error(tmp_path):
+    src = tmp_path / "src"
+    src.write_bytes(b"x" * 100)
+    for bad_src, bad_dst in ((123, tmp_path / "d"), (src, 4.5), (None, tmp_path / "d"), (src, b"not a file object")):
+        with pytest.raises(cryptaccel.InvalidArgumentType, match=r"(src|dst) must be a path or a binary file object"):
+            cryptaccel.encrypt_file("aes-128-ctr", bytes(16), bad_src, bad_dst, bytes(16))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
