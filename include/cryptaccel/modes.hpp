@@ -45,6 +45,17 @@ bytes encrypt(const CipherSpec& spec, const CipherParams& params, bytes_view pla
 bytes decrypt(const CipherSpec& spec, const CipherParams& params, bytes_view ciphertext, std::string_view engine = "auto",
               std::string* engine_used = nullptr);
 
+/// encrypt() into caller memory: `out` needs encrypted_size(spec, plaintext.size(), params.tag_len) bytes (GCM:
+/// ciphertext || tag); returns the bytes written. `out` may be `plaintext`'s memory (in place). For callers that own
+/// the output buffer (Python's bytes objects): no allocation, no copy.
+std::size_t encrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view plaintext, mutable_bytes out,
+                         std::string_view engine = "auto", std::string* engine_used = nullptr);
+
+/// decrypt() into caller memory: `out` needs the ciphertext's length (less the GCM tag); returns the plaintext length.
+/// On any failure (AuthenticationFailed, BadDecrypt, ...) `out` holds no plaintext: it is wiped. In place allowed.
+std::size_t decrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view ciphertext, mutable_bytes out,
+                         std::string_view engine = "auto", std::string* engine_used = nullptr);
+
 /// The 16-byte XTS tweak for a data-unit sequence number (little-endian, IEEE 1619 §5.1).
 std::array<std::uint8_t, 16> xts_tweak(std::uint64_t data_unit_sequence_number);
 

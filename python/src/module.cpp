@@ -145,14 +145,30 @@ nb::tuple one_shot(ca::Direction dir, std::string_view cipher, nb::handle key_ob
   params.tag_len = tag_len;
   params.xts_unit = xts_unit;
 
+  // The result is written straight into a new bytes object (no intermediate buffer, no copy); a shorter result
+  // (padding removed) shrinks it. A failed decryption leaves no plaintext in it: decrypt_into wipes what it wrote.
+  const bool encrypting = dir == ca::Direction::encrypt;
+  const std::size_t capacity = encrypting ? ca::encrypted_size(spec, data.size(), tag_len)
+                               : spec.is_aead() ? data.size() - std::min(data.size(), tag_len)
+                                                : data.size();
+  PyObject* out = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(capacity));
+  if (!out) throw nb::python_error();
+  const ca::mutable_bytes buffer(reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(out)), capacity);
   std::string used;
-  ca::bytes out;
-  {
+  std::size_t produced = 0;
+  try {
     MaybeReleaseGil gil(data.size() + aad.size() > kReleaseGilAbove);
-    out = dir == ca::Direction::encrypt ? ca::encrypt(spec, params, data.view(), engine, &used)
-                                        : ca::decrypt(spec, params, data.view(), engine, &used);
+    produced = encrypting ? ca::encrypt_into(spec, params, data.view(), buffer, engine, &used)
+                          : ca::decrypt_into(spec, params, data.view(), buffer, engine, &used);
+  } catch (...) {
+    Py_DECREF(out);
+    throw;
   }
-  return nb::make_tuple(to_bytes(out, dir == ca::Direction::decrypt), used);
+  if (produced < capacity) {
+    if (!encrypting) ca::secure_wipe(buffer.data() + produced, capacity - produced);  // the padding block's bytes
+    if (_PyBytes_Resize(&out, static_cast<Py_ssize_t>(produced)) != 0) throw nb::python_error();
+  }
+  return nb::make_tuple(nb::steal<nb::bytes>(out), used);
 }
 
 // --- batch -------------------------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 // One-shot encrypt/decrypt: a batch of one job, with failures turned into typed exceptions.
 #include "cryptaccel/modes.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "api/job_failure.hpp"
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/error.hpp"
@@ -26,37 +29,60 @@ std::array<std::uint8_t, 16> xts_tweak(std::uint64_t n) {
   return t;
 }
 
-bytes encrypt(const CipherSpec& spec, const CipherParams& params, bytes_view plaintext, std::string_view engine,
-              std::string* engine_used) {
+std::size_t encrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view plaintext, mutable_bytes out,
+                         std::string_view engine, std::string* engine_used) {
   check_tag_len(spec, params.tag_len);
   const std::size_t body = spec.pads() ? encrypted_size(spec, plaintext.size()) : plaintext.size();
-  bytes out(body + (spec.is_aead() ? params.tag_len : 0));
-  CipherJob job{params.key, params.iv, plaintext, mutable_bytes(out.data(), body), params.aad};
-  if (spec.is_aead()) job.tag = mutable_bytes(out.data() + body, params.tag_len);
+  const std::size_t tag_len = spec.is_aead() ? params.tag_len : 0;
+  if (out.size() < body + tag_len)
+    throw InvalidArgument("output buffer of " + std::to_string(out.size()) + " bytes is too small (" +
+                          std::to_string(body + tag_len) + " needed)");
+  CipherJob job{params.key, params.iv, plaintext, out.first(body), params.aad};
+  if (spec.is_aead()) job.tag = out.subspan(body, tag_len);
   CipherJob jobs[] = {job};
   const BatchReport report = run_batch(spec, Direction::encrypt, jobs, BatchOptions{engine, params.xts_unit});
   if (engine_used) *engine_used = report.engine;
   throw_on_failure(jobs[0]);
-  out.resize(jobs[0].out_len + (spec.is_aead() ? params.tag_len : 0));
+  if (spec.is_aead() && jobs[0].out_len != body)  // the tag follows the ciphertext directly
+    std::memmove(out.data() + jobs[0].out_len, out.data() + body, tag_len);
+  return jobs[0].out_len + tag_len;
+}
+
+std::size_t decrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view ciphertext, mutable_bytes out,
+                         std::string_view engine, std::string* engine_used) {
+  check_tag_len(spec, params.tag_len);
+  bytes_view body = ciphertext;
+  std::uint8_t tag[16] = {};
+  if (spec.is_aead()) {
+    if (ciphertext.size() < params.tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
+    body = ciphertext.first(ciphertext.size() - params.tag_len);
+    std::memcpy(tag, ciphertext.data() + body.size(), params.tag_len);  // before an in-place decryption reaches it
+  }
+  if (out.size() < body.size())
+    throw InvalidArgument("output buffer of " + std::to_string(out.size()) + " bytes is too small (" +
+                          std::to_string(body.size()) + " needed)");
+  CipherJob jobs[] = {CipherJob{params.key, params.iv, body, out.first(body.size()), params.aad,
+                                mutable_bytes(tag, spec.is_aead() ? params.tag_len : 0)}};
+  const BatchReport report = run_batch(spec, Direction::decrypt, jobs, BatchOptions{engine, params.xts_unit});
+  if (engine_used) *engine_used = report.engine;
+  if (jobs[0].status != JobStatus::ok) secure_wipe(out.data(), body.size());  // no unverified or unpadded plaintext
+  throw_on_failure(jobs[0]);
+  return jobs[0].out_len;
+}
+
+bytes encrypt(const CipherSpec& spec, const CipherParams& params, bytes_view plaintext, std::string_view engine,
+              std::string* engine_used) {
+  check_tag_len(spec, params.tag_len);
+  bytes out(encrypted_size(spec, plaintext.size(), params.tag_len));
+  out.resize(encrypt_into(spec, params, plaintext, out, engine, engine_used));
   return out;
 }
 
 bytes decrypt(const CipherSpec& spec, const CipherParams& params, bytes_view ciphertext, std::string_view engine,
               std::string* engine_used) {
   check_tag_len(spec, params.tag_len);
-  bytes_view body = ciphertext;
-  bytes tag;
-  if (spec.is_aead()) {
-    if (ciphertext.size() < params.tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
-    body = ciphertext.first(ciphertext.size() - params.tag_len);
-    tag.assign(ciphertext.end() - static_cast<std::ptrdiff_t>(params.tag_len), ciphertext.end());
-  }
-  bytes out(body.size());
-  CipherJob jobs[] = {CipherJob{params.key, params.iv, body, out, params.aad, tag}};
-  const BatchReport report = run_batch(spec, Direction::decrypt, jobs, BatchOptions{engine, params.xts_unit});
-  if (engine_used) *engine_used = report.engine;
-  throw_on_failure(jobs[0]);
-  out.resize(jobs[0].out_len);
+  bytes out(spec.is_aead() ? ciphertext.size() - std::min(ciphertext.size(), params.tag_len) : ciphertext.size());
+  out.resize(decrypt_into(spec, params, ciphertext, out, engine, engine_used));
   return out;
 }
 

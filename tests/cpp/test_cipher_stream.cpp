@@ -318,7 +318,9 @@ TEST(CipherStream, PipeFdMapsRegularFilesReadsPipesAndSurvivesAShrinkingFile) {
     bool truncated = false;
     EXPECT_THROW(s.pipe_fd(fd, "'shrinking'", collect(out),
                            [&](std::uint64_t) {
-                             if (!truncated) ASSERT_EQ(::truncate(file.path.c_str(), 10000), 0);
+                             if (!truncated) {
+                               ASSERT_EQ(::truncate(file.path.c_str(), 10000), 0);
+                             }
                              truncated = true;
                            }),
                  Error);
