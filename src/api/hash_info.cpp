@@ -42,6 +42,8 @@ std::string squash(std::string_view name) {
 }  // namespace
 
 HashAlgorithm parse_hash(std::string_view name) {
+  for (const HashInfo& info : table())  // the canonical spelling, as every caller in this tree passes: no allocation
+    if (info.name == name) return info.algorithm;
   const std::string key = squash(name);
   for (const HashInfo& info : table())
     if (squash(info.name) == key) return info.algorithm;

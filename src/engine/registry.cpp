@@ -38,6 +38,20 @@ std::span<const Engine* const> registered_engines() {
 
 namespace {
 
+/// Whether `e` can run here. An engine's availability is fixed for the life of the process (the CPU's features, the
+/// GPUs present), so each engine's reason is asked once: selection runs per call (a hash object, a batch), and a
+/// reason is a string (an allocation per call for an unavailable GPU).
+bool available(const Engine& e) {
+  static const std::vector<std::pair<const Engine*, bool>> known = [] {
+    std::vector<std::pair<const Engine*, bool>> out;
+    for (const Engine* r : registered_engines()) out.emplace_back(r, r->unavailable_reason().empty());
+    return out;
+  }();
+  for (const auto& [engine, ok] : known)
+    if (engine == &e) return ok;
+  return e.unavailable_reason().empty();
+}
+
 /// The one selection rule, for any request: `auto` takes the first available engine that can serve it and finds
 /// the request's `work` worth its fixed cost per call (Engine::worth_auto; the host engines always do); a named
 /// engine must exist, be available and serve it. `what()` names the request in error messages; it is only called
@@ -47,7 +61,7 @@ const Engine& select(std::string_view requested, What what, const Work& work, Ca
   if (requested.empty() || requested == "auto") {
     const Engine* first_able = nullptr;
     for (const Engine* e : registered_engines()) {
-      if (!e->unavailable_reason().empty() || !can_serve(*e)) continue;
+      if (!available(*e) || !can_serve(*e)) continue;
       if (e->worth_auto(work)) return *e;
       if (!first_able) first_able = e;
     }
@@ -56,8 +70,8 @@ const Engine& select(std::string_view requested, What what, const Work& work, Ca
   }
   for (const Engine* e : registered_engines()) {
     if (e->name() != requested) continue;
-    if (auto why = e->unavailable_reason(); !why.empty())
-      throw EngineUnavailable("engine '" + std::string(requested) + "' is not available: " + why);
+    if (!available(*e))
+      throw EngineUnavailable("engine '" + std::string(requested) + "' is not available: " + e->unavailable_reason());
     if (!can_serve(*e))
       throw EngineUnavailable("engine '" + std::string(requested) + "' does not support " + what());
     return *e;
