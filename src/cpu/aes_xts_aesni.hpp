@@ -57,8 +57,12 @@ bool aes_xts_aesni_forced();
 /// and page-sized units (512 B, 4 KiB) on the kernel.
 inline constexpr std::size_t kXtsKernelMaxUnit = 16 * 1024;
 
-/// Whether the cpu engine runs XTS data units of `unit_bytes` on one thread with this kernel: forced, or the unit
-/// is at most kXtsKernelMaxUnit and the CPU has AES-NI.
+/// Whether the kernel's bulk runs sixteen blocks at a time on VAES here (VAES, VPCLMULQDQ, AVX-512 F/BW; none hidden
+/// by CRYPTACCEL_CPU_MASK). It then outruns OpenSSL's XTS at every size and serves data units of any size.
+bool aes_xts_aesni_vaes();
+
+/// Whether the cpu engine runs XTS data units of `unit_bytes` on one thread with this kernel: forced, or the CPU has
+/// AES-NI and the unit is at most kXtsKernelMaxUnit (any size when aes_xts_aesni_vaes()).
 bool aes_xts_aesni_serves(std::size_t unit_bytes);
 
 /// The kernel as the cpu engine's XTS building block for splitting one data unit over threads (the key expanded once
