@@ -9,10 +9,11 @@ namespace cryptaccel::cpu {
 
 /// Precomputed powers of the hash key for ghash_pclmul (wiped on destruction).
 struct GhashPclmulKey {
-  /// [i]: H^(i+1) "twisted" (see ghash_pclmul.cpp): low 64 bits, high 64 bits.
-  alignas(16) std::uint64_t powers[8][2];
+  /// [i]: H^(i+1) "twisted" (see ghash_pclmul.cpp): low 64 bits, high 64 bits. Sixteen for the VPCLMULQDQ path,
+  /// which absorbs sixteen blocks per reduction; the SSE path uses the first eight.
+  alignas(64) std::uint64_t powers[16][2];
   /// [i]: the XOR of the two halves of powers[i] (Karatsuba's middle operand), in both 64-bit halves.
-  alignas(16) std::uint64_t karatsuba[8][2];
+  alignas(64) std::uint64_t karatsuba[16][2];
   ~GhashPclmulKey();
 };
 
