@@ -1,4 +1,4 @@
-// AES-128 and AES-256 key expansion (FIPS-197 §5.2) with AESKEYGENASSIST, for the cpu engine's own AES-NI and VAES
+// AES-128 and AES-256 key expansion (FIPS-197 §5.2) with AESKEYGENASSIST, and the inverse schedule, for the cpu engine's own AES-NI and VAES
 // kernels (aes_xts_aesni.cpp, aes_ctr_vaes.cpp): round keys as the AESENC instructions take them, 16 bytes each.
 // Include only from a translation unit compiled for AES-NI (its functions are under #pragma GCC target("aes")).
 #pragma once
@@ -70,6 +70,15 @@ inline void expand256(const std::uint8_t* key, std::uint8_t rk[15][16]) {
   a = next256_even<0x20>(a, b), store_key(rk[12], a);
   b = next256_odd(b, a), store_key(rk[13], b);
   a = next256_even<0x40>(a, b), store_key(rk[14], a);
+}
+
+/// The equivalent inverse cipher's round keys (FIPS-197 §5.3.5) in the order AESDEC uses them: dec[0] = enc[rounds],
+/// dec[i] = InvMixColumns(enc[rounds - i]), dec[rounds] = enc[0].
+inline void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::uint8_t dec[15][16]) {
+  store_key(dec[0], _mm_loadu_si128(reinterpret_cast<const __m128i*>(enc[rounds])));
+  for (int i = 1; i < rounds; ++i)
+    store_key(dec[i], _mm_aesimc_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(enc[rounds - i]))));
+  store_key(dec[rounds], _mm_loadu_si128(reinterpret_cast<const __m128i*>(enc[0])));
 }
 
 }  // namespace cryptaccel::cpu::aes_schedule

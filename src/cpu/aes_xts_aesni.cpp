@@ -149,12 +149,6 @@ namespace {
 inline __m128i load(const std::uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
 inline void store(std::uint8_t* p, __m128i v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
 
-/// The equivalent inverse cipher's round keys (FIPS-197 §5.3.5) in the order AESDEC uses them.
-void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::uint8_t dec[15][16]) {
-  store(dec[0], load(enc[rounds]));
-  for (int i = 1; i < rounds; ++i) store(dec[i], _mm_aesimc_si128(load(enc[rounds - i])));
-  store(dec[rounds], load(enc[0]));
-}
 
 // --- blocks ---
 
@@ -346,7 +340,7 @@ void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std:
   } else {
     aes_schedule::expand256(key_bytes, key.k1_enc), aes_schedule::expand256(key_bytes + half, key.k2_enc);
   }
-  inverse_schedule(key.k1_enc, key.rounds, key.k1_dec);
+  aes_schedule::inverse_schedule(key.k1_enc, key.rounds, key.k1_dec);
 }
 
 void aes_xts_aesni_crypt(const AesXtsAesniKey& key, Direction dir, const std::uint8_t iv[16],
