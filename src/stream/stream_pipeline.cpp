@@ -233,30 +233,31 @@ class Pipeline {
   std::exception_ptr error_;
 };
 
+/// The stream a pipe() may run: one that has taken no input and is not finished.
+CipherStream::State& fresh(CipherStream::State& s) {
+  if (s.finished) throw InvalidArgument("stream already finished");
+  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  return s;
+}
+
 }  // namespace
 
 void CipherStream::pipe(const StreamReader& read, const StreamSink& write) {
-  State& s = *state_;
-  if (s.finished) throw InvalidArgument("stream already finished");
-  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  State& s = fresh(*state_);
   s.finished = true;
   Pipeline pipeline(s, write);
   pipeline.run([&] { pipeline.read_loop(read); });
 }
 
 void CipherStream::pipe(bytes_view input, const StreamSink& write, const StreamProgress& progress) {
-  State& s = *state_;
-  if (s.finished) throw InvalidArgument("stream already finished");
-  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  State& s = fresh(*state_);
   s.finished = true;
   Pipeline pipeline(s, write, progress);
   pipeline.run([&] { pipeline.read_loop(input, {}); });
 }
 
 void CipherStream::pipe_fd(int fd, std::string_view name, const StreamSink& write, const StreamCheck& check) {
-  State& s = *state_;
-  if (s.finished) throw InvalidArgument("stream already finished");
-  if (s.bytes_in != 0) throw InvalidArgument("pipe() takes a stream that has had no input yet");
+  State& s = fresh(*state_);
   if (const std::unique_ptr<MappedFile> mapped = MappedFile::try_map(fd, s.chunk)) {
     s.finished = true;
     Pipeline pipeline(s, write, [&](std::uint64_t processed) { mapped->release_before(processed); });
