@@ -101,8 +101,7 @@ std::string openssl_error() {
 }
 
 void ecb_cbc(EVP_CIPHER_CTX* ctx, const CipherSpec& spec, Direction dir, CipherJob& job) {
-  const std::size_t len = job.in.size();
-  EVP_CIPHER_CTX_set_padding(ctx, 0);  // PKCS#7 is done here (constant-time check on decryption)
+  const std::size_t len = job.in.size();  // EVP's padding is off (set with the cipher): PKCS#7 is done here
   if (dir == Direction::encrypt) {
     const std::size_t full = len / kBlock * kBlock;
     if (!update(ctx, job.out.data(), job.in.data(), full)) return fail(job, JobStatus::invalid_argument, openssl_error());
@@ -357,6 +356,9 @@ void openssl_aes_run(EvpContext& context, const CipherSpec& spec, Direction dir,
     state.gcm_iv_len = -1;
     if (EVP_CipherInit_ex2(ctx, cipher, nullptr, nullptr, enc, nullptr) != 1)
       return fail(job, JobStatus::invalid_argument, openssl_error());
+    // ECB/CBC: PKCS#7 is ours (constant-time check on decryption). The setting stays with the context through later
+    // key and IV loads, so it is made once here, not per job (per job it was a parameter lookup by name each time).
+    if (spec.mode == Mode::ecb || spec.mode == Mode::cbc) EVP_CIPHER_CTX_set_padding(ctx, 0);
     state.cipher = cipher;
   }
   bool ok = true;
