@@ -15,6 +15,7 @@
 #include <algorithm>
 
 #include "cpu/aes_ctr_vaes.hpp"
+#include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "cpu/aes_xts_aesni.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
@@ -61,6 +62,11 @@ class CpuEngine final : public engine::Engine {
     if (aes_ctr_vaes_serves(spec)) {  // AES-128/256-CTR on VAES (four blocks per instruction) where the CPU has it
       for (CipherJob& job : jobs)
         if (job.status == JobStatus::pending) aes_ctr_vaes_run(spec, job);
+      return;
+    }
+    if (aes_ecb_cbc_vaes_serves(spec)) {  // AES-128/256 ECB and CBC on VAES / AES-NI, no EVP context per call
+      for (CipherJob& job : jobs)
+        if (job.status == JobStatus::pending) aes_ecb_cbc_vaes_run(spec, dir, job);
       return;
     }
     EvpContext& ctx = EvpContext::for_this_thread();

@@ -12,7 +12,7 @@
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
 #include "api/ct.hpp"
-#include "cpu/aes_cbc_vaes.hpp"
+#include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "cpu/aes_ctr_vaes.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "ref/cipher_modes.hpp"

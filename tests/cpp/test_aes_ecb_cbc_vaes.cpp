@@ -1,4 +1,5 @@
-// The cpu engine's VAES AES-CBC decryption (src/cpu/aes_cbc_vaes.hpp) against OpenSSL's EVP (independent code):
+// The cpu engine's VAES AES-CBC decryption (src/cpu/aes_ecb_cbc_vaes.hpp) against OpenSSL's EVP (independent code;
+// the same file's ECB and CBC encryption are checked through the engine suites, every mode against OpenSSL):
 // AES-128 and AES-256, every whole-block length up to 80 blocks and a few long ones (the 16-block loop, the 4-block
 // tail, a partial last group), in place and out of place, and with input and output ending at a page that faults if
 // touched. Skipped, saying why, on a CPU without VAES and AVX-512.
@@ -11,7 +12,7 @@
 #include <random>
 #include <string>
 
-#include "cpu/aes_cbc_vaes.hpp"
+#include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {
