@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "cpu/aes_key_schedule.hpp"
+#include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cryptaccel/types.hpp"
 
@@ -46,15 +47,6 @@ std::uint64_t load_be64(const std::uint8_t* p) {
   return v;
 }
 
-/// Four blocks (one register) through every round: the key schedule broadcast to each 128-bit lane.
-template <int Rounds>
-inline __m512i encrypt4(__m512i b, const __m512i* rk) {
-  b = _mm512_xor_si512(b, rk[0]);
-#pragma GCC unroll 14
-  for (int r = 1; r < Rounds; ++r) b = _mm512_aesenc_epi128(b, rk[r]);
-  return _mm512_aesenclast_epi128(b, rk[Rounds]);
-}
-
 /// CTR over `len` bytes from counter (hi, lo), whose low half does not wrap before the last block.
 template <int Rounds>
 void ctr_stretch(const __m512i* rk, std::uint64_t hi, std::uint64_t lo, const std::uint8_t* in, std::uint8_t* out,
@@ -63,38 +55,26 @@ void ctr_stretch(const __m512i* rk, std::uint64_t hi, std::uint64_t lo, const st
   const __m512i step4 = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
   const __m512i step16 = _mm512_set_epi64(0, 16, 0, 16, 0, 16, 0, 16);
   const auto h = static_cast<long long>(hi);
-  __m512i c0 = _mm512_set_epi64(h, static_cast<long long>(lo + 3), h, static_cast<long long>(lo + 2), h,
-                                static_cast<long long>(lo + 1), h, static_cast<long long>(lo));
-  __m512i c1 = _mm512_add_epi64(c0, step4), c2 = _mm512_add_epi64(c1, step4), c3 = _mm512_add_epi64(c2, step4);
+  __m512i c[4];  // the counters of blocks 0-3, 4-7, 8-11, 12-15 of the next sixteen
+  c[0] = _mm512_set_epi64(h, static_cast<long long>(lo + 3), h, static_cast<long long>(lo + 2), h,
+                          static_cast<long long>(lo + 1), h, static_cast<long long>(lo));
+  for (int k = 1; k < 4; ++k) c[k] = _mm512_add_epi64(c[k - 1], step4);
   // Sixteen blocks at a time: four independent registers through each round key.
   for (; len >= 256; len -= 256, in += 256, out += 256) {
-    __m512i b0 = _mm512_xor_si512(_mm512_shuffle_epi8(c0, reverse), rk[0]);
-    __m512i b1 = _mm512_xor_si512(_mm512_shuffle_epi8(c1, reverse), rk[0]);
-    __m512i b2 = _mm512_xor_si512(_mm512_shuffle_epi8(c2, reverse), rk[0]);
-    __m512i b3 = _mm512_xor_si512(_mm512_shuffle_epi8(c3, reverse), rk[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r) {
-      b0 = _mm512_aesenc_epi128(b0, rk[r]);
-      b1 = _mm512_aesenc_epi128(b1, rk[r]);
-      b2 = _mm512_aesenc_epi128(b2, rk[r]);
-      b3 = _mm512_aesenc_epi128(b3, rk[r]);
+    __m512i b[4];
+    for (int k = 0; k < 4; ++k) b[k] = _mm512_shuffle_epi8(c[k], reverse);
+    vaes::rounds<Rounds, true, 4>(b, rk);
+    for (int k = 0; k < 4; ++k) {
+      _mm512_storeu_si512(out + 64 * k, _mm512_xor_si512(b[k], _mm512_loadu_si512(in + 64 * k)));
+      c[k] = _mm512_add_epi64(c[k], step16);
     }
-    b0 = _mm512_aesenclast_epi128(b0, rk[Rounds]);
-    b1 = _mm512_aesenclast_epi128(b1, rk[Rounds]);
-    b2 = _mm512_aesenclast_epi128(b2, rk[Rounds]);
-    b3 = _mm512_aesenclast_epi128(b3, rk[Rounds]);
-    _mm512_storeu_si512(out, _mm512_xor_si512(b0, _mm512_loadu_si512(in)));
-    _mm512_storeu_si512(out + 64, _mm512_xor_si512(b1, _mm512_loadu_si512(in + 64)));
-    _mm512_storeu_si512(out + 128, _mm512_xor_si512(b2, _mm512_loadu_si512(in + 128)));
-    _mm512_storeu_si512(out + 192, _mm512_xor_si512(b3, _mm512_loadu_si512(in + 192)));
-    c0 = _mm512_add_epi64(c0, step16), c1 = _mm512_add_epi64(c1, step16);
-    c2 = _mm512_add_epi64(c2, step16), c3 = _mm512_add_epi64(c3, step16);
   }
   // The rest, four blocks at a time, the last piece through masked loads and stores (no read or write past len).
-  for (; len > 0; c0 = _mm512_add_epi64(c0, step4)) {
+  for (; len > 0; c[0] = _mm512_add_epi64(c[0], step4)) {
     const std::size_t n = std::min<std::size_t>(len, 64);
     const __mmask64 bytes = n == 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
-    const __m512i keystream = encrypt4<Rounds>(_mm512_shuffle_epi8(c0, reverse), rk);
+    __m512i keystream = _mm512_shuffle_epi8(c[0], reverse);
+    vaes::rounds<Rounds, true, 1>(&keystream, rk);
     _mm512_mask_storeu_epi8(out, bytes, _mm512_xor_si512(keystream, _mm512_maskz_loadu_epi8(bytes, in)));
     len -= n, in += n, out += n;
   }
@@ -104,8 +84,7 @@ template <int Rounds>
 void ctr(const std::uint8_t round_keys[15][16], const std::uint8_t iv[16], const std::uint8_t* in, std::uint8_t* out,
          std::size_t len) {
   __m512i rk[15];
-  for (int r = 0; r <= Rounds; ++r)
-    rk[r] = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(round_keys[r])));
+  vaes::broadcast_schedule<Rounds>(round_keys, rk);
   std::uint64_t hi = load_be64(iv), lo = load_be64(iv + 8);
   while (len > 0) {
     // Blocks until the low half wraps (2^64 - lo; lo == 0: more than any length).
@@ -118,7 +97,7 @@ void ctr(const std::uint8_t round_keys[15][16], const std::uint8_t iv[16], const
     hi += lo == 0 ? 1 : 0;  // the counter is public: a branch on it is fine
     len -= bytes, in += bytes, out += bytes;
   }
-  for (__m512i& k : rk) k = _mm512_setzero_si512();
+  vaes::wipe_schedule(rk);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "api/ct.hpp"
 #include "cpu/aes_key_schedule.hpp"
+#include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/cpu_features.hpp"
 
 namespace cryptaccel::cpu {
@@ -54,18 +55,13 @@ template <int Rounds>
 void cbc_decrypt(const std::uint8_t dk[15][16], const std::uint8_t iv[16], const std::uint8_t* in, std::uint8_t* out,
                  std::size_t len) {
   __m512i rk[15];
-  for (int r = 0; r <= Rounds; ++r)
-    rk[r] = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(dk[r])));
+  vaes::broadcast_schedule<Rounds>(dk, rk);
   // `last` holds the ciphertext block before the next one to decrypt in its top lane (the IV at first).
   __m512i last = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(iv)));
   for (; len >= 256; len -= 256, in += 256, out += 256) {
     __m512i c[4], b[4];
-    for (int k = 0; k < 4; ++k) c[k] = _mm512_loadu_si512(in + 64 * k);  // all loaded before any store: in place
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_xor_si512(c[k], rk[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r)
-      for (int k = 0; k < 4; ++k) b[k] = _mm512_aesdec_epi128(b[k], rk[r]);
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_aesdeclast_epi128(b[k], rk[Rounds]);
+    for (int k = 0; k < 4; ++k) b[k] = c[k] = _mm512_loadu_si512(in + 64 * k);  // all loaded before any store
+    vaes::rounds<Rounds, false, 4>(b, rk);
     _mm512_storeu_si512(out, _mm512_xor_si512(b[0], previous_blocks(c[0], last)));
     for (int k = 1; k < 4; ++k) _mm512_storeu_si512(out + 64 * k, _mm512_xor_si512(b[k], previous_blocks(c[k], c[k - 1])));
     last = c[3];
@@ -75,47 +71,36 @@ void cbc_decrypt(const std::uint8_t dk[15][16], const std::uint8_t iv[16], const
     const std::size_t n = len < 64 ? len : 64;
     const __mmask8 lanes = static_cast<__mmask8>((1u << (n / 8)) - 1);  // 64-bit lanes: two per block
     const __m512i c = _mm512_maskz_loadu_epi64(lanes, in);
-    __m512i b = _mm512_xor_si512(c, rk[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r) b = _mm512_aesdec_epi128(b, rk[r]);
-    b = _mm512_aesdeclast_epi128(b, rk[Rounds]);
+    __m512i b = c;
+    vaes::rounds<Rounds, false, 1>(&b, rk);
     _mm512_mask_storeu_epi64(out, lanes, _mm512_xor_si512(b, previous_blocks(c, last)));
     // The block before the next group is this group's top lane: a group short of four blocks is the last one.
     last = c;
     len -= n, in += n, out += n;
   }
-  for (__m512i& k : rk) k = _mm512_setzero_si512();
+  vaes::wipe_schedule(rk);
 }
 
 /// ECB over `len` bytes (whole blocks) with the schedule `rk` (encryption or decryption order).
 template <int Rounds, bool Enc>
 void ecb(const std::uint8_t keys[15][16], const std::uint8_t* in, std::uint8_t* out, std::size_t len) {
   __m512i rk[15];
-  for (int r = 0; r <= Rounds; ++r)
-    rk[r] = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(keys[r])));
-  const auto rounds = [&](__m512i b) {
-    b = _mm512_xor_si512(b, rk[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r) b = Enc ? _mm512_aesenc_epi128(b, rk[r]) : _mm512_aesdec_epi128(b, rk[r]);
-    return Enc ? _mm512_aesenclast_epi128(b, rk[Rounds]) : _mm512_aesdeclast_epi128(b, rk[Rounds]);
-  };
+  vaes::broadcast_schedule<Rounds>(keys, rk);
   for (; len >= 256; len -= 256, in += 256, out += 256) {
     __m512i b[4];
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_xor_si512(_mm512_loadu_si512(in + 64 * k), rk[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r)
-      for (int k = 0; k < 4; ++k) b[k] = Enc ? _mm512_aesenc_epi128(b[k], rk[r]) : _mm512_aesdec_epi128(b[k], rk[r]);
-    for (int k = 0; k < 4; ++k)
-      _mm512_storeu_si512(out + 64 * k, Enc ? _mm512_aesenclast_epi128(b[k], rk[Rounds])
-                                            : _mm512_aesdeclast_epi128(b[k], rk[Rounds]));
+    for (int k = 0; k < 4; ++k) b[k] = _mm512_loadu_si512(in + 64 * k);
+    vaes::rounds<Rounds, Enc, 4>(b, rk);
+    for (int k = 0; k < 4; ++k) _mm512_storeu_si512(out + 64 * k, b[k]);
   }
   for (; len > 0;) {
     const std::size_t n = len < 64 ? len : 64;
     const auto lanes = static_cast<__mmask8>((1u << (n / 8)) - 1);
-    _mm512_mask_storeu_epi64(out, lanes, rounds(_mm512_maskz_loadu_epi64(lanes, in)));
+    __m512i b = _mm512_maskz_loadu_epi64(lanes, in);
+    vaes::rounds<Rounds, Enc, 1>(&b, rk);
+    _mm512_mask_storeu_epi64(out, lanes, b);
     len -= n, in += n, out += n;
   }
-  for (__m512i& k : rk) k = _mm512_setzero_si512();
+  vaes::wipe_schedule(rk);
 }
 
 /// CBC encryption of `len` bytes (whole blocks), one block after the other; `chain` is the IV on entry and the last

@@ -28,6 +28,7 @@
 #include "algo/xts_tweak.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/aes_key_schedule.hpp"
+#include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cryptaccel/types.hpp"
 
@@ -247,17 +248,13 @@ CA_XTS_VAES std::size_t vaes_bulk(const std::uint8_t rk[15][16], std::uint64_t& 
   for (int k = 0; k < 4; ++k) t[k] = _mm512_load_si512(first[4 * k]);
   secure_wipe(first, sizeof first);
   __m512i key[15];
-  for (int r = 0; r <= Rounds; ++r)
-    key[r] = _mm512_broadcast_i32x4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rk[r])));
+  vaes::broadcast_schedule<Rounds>(rk, key);
   std::size_t done = 0;
   for (; blocks - done >= 16; done += 16, in += 256, out += 256) {
     __m512i b[4];
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_xor_si512(_mm512_xor_si512(_mm512_loadu_si512(in + 64 * k), t[k]), key[0]);
-#pragma GCC unroll 14
-    for (int r = 1; r < Rounds; ++r)
-      for (int k = 0; k < 4; ++k) b[k] = Enc ? _mm512_aesenc_epi128(b[k], key[r]) : _mm512_aesdec_epi128(b[k], key[r]);
+    for (int k = 0; k < 4; ++k) b[k] = _mm512_xor_si512(_mm512_loadu_si512(in + 64 * k), t[k]);
+    vaes::rounds<Rounds, Enc, 4>(b, key);
     for (int k = 0; k < 4; ++k) {
-      b[k] = Enc ? _mm512_aesenclast_epi128(b[k], key[Rounds]) : _mm512_aesdeclast_epi128(b[k], key[Rounds]);
       _mm512_storeu_si512(out + 64 * k, _mm512_xor_si512(b[k], t[k]));
       t[k] = mul_alpha16(t[k]);
     }
@@ -266,7 +263,7 @@ CA_XTS_VAES std::size_t vaes_bulk(const std::uint8_t rk[15][16], std::uint64_t& 
   _mm_store_si128(reinterpret_cast<__m128i*>(next), _mm512_castsi512_si128(t[0]));
   lo = next[0], hi = next[1];
   secure_wipe(next, sizeof next);
-  for (__m512i& k : key) k = _mm512_setzero_si512();
+  vaes::wipe_schedule(key);
   for (__m512i& k : t) k = _mm512_setzero_si512();
   return done;
 }
