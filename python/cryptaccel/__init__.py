@@ -181,6 +181,27 @@ def _opt_bytes(value: Any) -> Any:
     return b"" if value is None else value
 
 
+def _one_shot(run: Any, where: str, cipher: str, key: BytesLike, data: BytesLike, iv: BytesLike, aad: BytesLike,
+              tag_len: int, padding: bool, xts_unit: int, engine: str, return_engine: bool) -> Any:
+    """encrypt() and decrypt(): the arguments checked and passed to the extension's `run`; type errors from it
+    reported as `where`'s, without the binding's signature."""
+    try:
+        out, used = run(
+            _str_arg("cipher", cipher),
+            key,
+            data,
+            _opt_bytes(iv),
+            _opt_bytes(aad),
+            _size_arg("tag_len", tag_len),
+            bool(padding),
+            _size_arg("xts_unit", xts_unit),
+            _str_arg("engine", engine),
+        )
+    except TypeError as e:
+        raise plain_type_error(where, e, key=key, data=data) from None
+    return (out, used) if return_engine else out
+
+
 def encrypt(
     cipher: str,
     key: BytesLike,
@@ -220,21 +241,8 @@ def encrypt(
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
         InvalidArgumentType: an argument has the wrong type (a ``str`` for bytes, a float for an int); a TypeError.
     """
-    try:
-        out, used = _ext._encrypt(
-            _str_arg("cipher", cipher),
-            key,
-            data,
-            _opt_bytes(iv),
-            _opt_bytes(aad),
-            _size_arg("tag_len", tag_len),
-            bool(padding),
-            _size_arg("xts_unit", xts_unit),
-            _str_arg("engine", engine),
-        )
-    except TypeError as e:
-        raise plain_type_error("cryptaccel.encrypt", e, key=key, data=data) from None
-    return (out, used) if return_engine else out
+    return _one_shot(_ext._encrypt, "cryptaccel.encrypt", cipher, key, data, iv, aad, tag_len, padding, xts_unit,
+                     engine, return_engine)
 
 
 def decrypt(
@@ -266,21 +274,8 @@ def decrypt(
         EngineUnavailable: ``engine`` is unknown, unavailable here, or does not support this cipher.
         InvalidArgumentType: an argument has the wrong type; a TypeError.
     """
-    try:
-        out, used = _ext._decrypt(
-            _str_arg("cipher", cipher),
-            key,
-            data,
-            _opt_bytes(iv),
-            _opt_bytes(aad),
-            _size_arg("tag_len", tag_len),
-            bool(padding),
-            _size_arg("xts_unit", xts_unit),
-            _str_arg("engine", engine),
-        )
-    except TypeError as e:
-        raise plain_type_error("cryptaccel.decrypt", e, key=key, data=data) from None
-    return (out, used) if return_engine else out
+    return _one_shot(_ext._decrypt, "cryptaccel.decrypt", cipher, key, data, iv, aad, tag_len, padding, xts_unit,
+                     engine, return_engine)
 
 
 def _per_job(name: str, values: Any, n: int) -> List[Any]:

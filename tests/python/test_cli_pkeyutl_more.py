@@ -13,37 +13,13 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import subprocess
 
 import pytest
 
-CLI = os.environ.get("CRYPTACCEL_CLI")
-if not CLI:
-    pytest.skip("CRYPTACCEL_CLI is not set: point it at the built `cryptaccel` executable", allow_module_level=True)
-OPENSSL = shutil.which("openssl")
-if not OPENSSL:
-    pytest.skip("openssl is not installed", allow_module_level=True)
-TIMEOUT = 120
+# The runners and the skips (no CLI, no openssl) of the base pkeyutl tests.
+from test_cli_pkeyutl import CLI, OPENSSL, cli, ok, openssl, run
+
 VERIFIED = b"Signature Verified Successfully\n"
-
-
-def run(args, stdin=None):
-    return subprocess.run([str(a) for a in args], input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL,
-                          capture_output=True, timeout=TIMEOUT)
-
-
-def ok(proc, what=""):
-    assert proc.returncode == 0, f"{what}: exit {proc.returncode}, stderr {proc.stderr.decode(errors='replace')!r}"
-    return proc.stdout
-
-
-def cli(*args, stdin=None):
-    return run([CLI, "pkeyutl", *args], stdin)
-
-
-def openssl(*args, stdin=None):
-    return run([OPENSSL, "pkeyutl", *args], stdin)
 
 
 def one_line_error(proc, needle):
