@@ -4,8 +4,6 @@
 // and the full 128-bit wrap, in place and out of place. Skipped, saying why, on a CPU without VAES and AVX-512.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "cpu/aes_ctr_vaes.hpp"
+#include "guard_pages.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {
@@ -79,24 +78,18 @@ TEST_P(AesCtrVaes, NeverTouchesABytePastTheEnd) {
   // Input and output end right before a page that may not be read or written: a load or store past the last byte
   // (the masked tail's job) faults here.
   const CipherSpec spec = CipherSpec::parse(GetParam());
-  const long page = sysconf(_SC_PAGESIZE);
-  auto* area = static_cast<std::uint8_t*>(mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                                               -1, 0));
-  ASSERT_NE(area, MAP_FAILED);
-  ASSERT_EQ(mprotect(area + page, page, PROT_NONE), 0);
-  ASSERT_EQ(mprotect(area + 3 * page, page, PROT_NONE), 0);
+  test::GuardPages guarded;
   std::mt19937_64 rng(7);
   const bytes key = test::random_bytes(rng, spec.key_size()), iv = test::random_bytes(rng, 16);
   for (std::size_t len : {1u, 15u, 17u, 63u, 65u, 255u, 257u, 1000u}) {
-    std::uint8_t* in = area + page - len;
-    std::uint8_t* out = area + 3 * page - len;
+    std::uint8_t* in = guarded.input(len);
+    std::uint8_t* out = guarded.output(len);
     const bytes data = test::random_bytes(rng, len);
     std::copy(data.begin(), data.end(), in);
     CipherJob job{key, iv, bytes_view(in, len), mutable_bytes(out, len)};
     cpu::aes_ctr_vaes_run(spec, job);
     EXPECT_EQ(test::to_hex(bytes_view(out, len)), test::to_hex(openssl_ctr(spec, key, iv, data))) << len;
   }
-  munmap(area, 4 * page);
 }
 
 INSTANTIATE_TEST_SUITE_P(Aes, AesCtrVaes, testing::Values("aes-128-ctr", "aes-256-ctr"),

@@ -5,14 +5,13 @@
 // touched. Skipped, saying why, on a CPU without VAES and AVX-512.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <random>
 #include <string>
 
 #include "cpu/aes_ecb_cbc_vaes.hpp"
+#include "guard_pages.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {
@@ -61,24 +60,18 @@ TEST_P(AesCbcVaes, MatchesOpensslAtEveryLengthInPlaceToo) {
 
 TEST_P(AesCbcVaes, NeverTouchesABytePastTheEnd) {
   const CipherSpec spec = CipherSpec::parse(GetParam());
-  const long page = sysconf(_SC_PAGESIZE);
-  auto* area = static_cast<std::uint8_t*>(mmap(nullptr, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                                               -1, 0));
-  ASSERT_NE(area, MAP_FAILED);
-  ASSERT_EQ(mprotect(area + page, page, PROT_NONE), 0);
-  ASSERT_EQ(mprotect(area + 3 * page, page, PROT_NONE), 0);
+  test::GuardPages guarded;
   std::mt19937_64 rng(9);
   const bytes key = test::random_bytes(rng, spec.key_size()), iv = test::random_bytes(rng, 16);
   for (std::size_t b : {1u, 2u, 3u, 5u, 17u, 19u, 33u}) {
     const std::size_t len = 16 * b;
-    std::uint8_t* in = area + page - len;
-    std::uint8_t* out = area + 3 * page - len;
+    std::uint8_t* in = guarded.input(len);
+    std::uint8_t* out = guarded.output(len);
     const bytes data = test::random_bytes(rng, len);
     std::copy(data.begin(), data.end(), in);
     cpu::aes_cbc_vaes_decrypt(key, iv.data(), in, out, len);
     EXPECT_EQ(test::to_hex(bytes_view(out, len)), test::to_hex(openssl_cbc_decrypt(key, iv, data))) << b;
   }
-  munmap(area, 4 * page);
 }
 
 INSTANTIATE_TEST_SUITE_P(Aes, AesCbcVaes, testing::Values("aes-128-cbc", "aes-256-cbc"),
