@@ -244,6 +244,20 @@ void fail_job(Line& line, JobStatus status, const std::string& error, const char
                                                 : (error.empty() ? std::string(fallback) : error);
 }
 
+/// Runs one line's operation on its own (the public operations, which have no batch form): `operation` returns the
+/// output bytes; its exception becomes the line's error.
+template <typename Operation>
+void run_one(Line& line, const std::string& engine, Operation&& operation) {
+  try {
+    line.result = operation();
+    line.ok = true;
+    line.engine = engine;
+  } catch (const std::exception& e) {
+    line.ok = false;
+    line.error = e.what();
+  }
+}
+
 /// Runs the lines of one group (same operation and settings) in one batch call.
 void run_group(std::vector<Line*>& lines, const Options& options) {
   const Line& first = *lines.front();
@@ -308,44 +322,17 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
     }
     case Op::verifyrecover: {  // one by one, as encryption: the public operation is cheap
       const RecoverOptions ro = recover_options(first.crypto, first.key->traits());
-      for (Line* line : lines) {
-        try {
-          line->result = verify_recover(line->key->public_key, line->input, ro, batch);
-          line->ok = true;
-          line->engine = options.engine;
-        } catch (const std::exception& e) {
-          line->ok = false;
-          line->error = e.what();
-        }
-      }
+      for (Line* line : lines)
+        run_one(*line, options.engine, [&] { return verify_recover(line->key->public_key, line->input, ro, batch); });
       break;
     }
     case Op::encrypt: {  // no batch form: encryption with e = 65537 is cheap
       const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
-      for (Line* line : lines) {
-        try {
-          line->result = rsa::encrypt(line->key->public_key, line->input, eo);
-          line->ok = true;
-          line->engine = options.engine;
-        } catch (const std::exception& e) {
-          line->ok = false;
-          line->error = e.what();
-        }
-      }
+      for (Line* line : lines)
+        run_one(*line, options.engine, [&] { return rsa::encrypt(line->key->public_key, line->input, eo); });
       break;
     }
   }
-}
-
-std::string to_hex(bytes_view data) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * data.size());
-  for (const std::uint8_t b : data) {
-    out.push_back(kDigits[b >> 4]);
-    out.push_back(kDigits[b & 15]);
-  }
-  return out;
 }
 
 }  // namespace
