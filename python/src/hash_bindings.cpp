@@ -19,8 +19,11 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <limits>
 #include <mutex>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -124,10 +127,34 @@ struct PyHashXOF final : PyHash {
   using PyHash::PyHash;
 };
 
-/// The Python object for a new PyHash: a HashXOF for SHAKE, a Hash otherwise.
-nb::object wrap(ca::Hasher hasher) {
-  if (hasher.info().xof) return nb::cast(new PyHashXOF(hasher), nb::rv_policy::take_ownership);
-  return nb::cast(new PyHash(hasher), nb::rv_policy::take_ownership);
+/// The Python types Hash and HashXOF (set by register_hash_bindings, alive as long as the module).
+PyTypeObject* g_hash_type = nullptr;
+PyTypeObject* g_hash_xof_type = nullptr;
+
+/// A new Hash object (HashXOF when `xof`) whose PyHash (PyHashXOF) is built from `args` in place, inside the Python
+/// object: no separate heap allocation and no look-up of the dynamic type, as nb::cast(new PyHash) had. The object is
+/// not ready yet: the caller may still feed the hasher, then calls nb::inst_mark_ready. If the construction throws,
+/// the object is freed unbuilt (nanobind does not run the destructor of an instance that is not ready).
+template <class... Args>
+std::pair<nb::object, PyHash*> emplace_hash(bool xof, const Args&... args) {
+  nb::object obj = nb::inst_alloc(xof ? g_hash_xof_type : g_hash_type);
+  void* storage = nb::inst_ptr<void>(obj);
+  PyHash* h = xof ? static_cast<PyHash*>(new (storage) PyHashXOF(args...)) : new (storage) PyHash(args...);
+  return {std::move(obj), h};
+}
+
+/// A new hash object for `algorithm` on `engine`, fed with `data`: the GIL is released only for inputs over
+/// kReleaseGilAbove bytes (giving it up and taking it back costs about 0.1 us, as much as hashing 16 bytes).
+nb::object new_hash(ca::HashAlgorithm algorithm, std::string_view engine, ca::bytes_view data) {
+  auto [obj, h] = emplace_hash(ca::hash_info(algorithm).xof, algorithm, engine);
+  if (data.size() > kReleaseGilAbove) {
+    nb::gil_scoped_release release;  // nobody else can see the object yet: no lock needed
+    h->hasher.update(data);
+  } else if (!data.empty()) {
+    h->hasher.update(data);
+  }
+  nb::inst_mark_ready(obj);
+  return std::move(obj);
 }
 
 /// Holds a PyHash's mutex; called with the GIL held. Waits without the GIL if another thread has the mutex (that
@@ -160,14 +187,157 @@ void hash_update(PyHash& self, nb::handle data) {
 /// cryptaccel.new(): a hash object for `name`, fed with `data`.
 nb::object hash_new(std::string_view name, nb::handle data, std::string_view engine) {
   HeldBuffer buf(data, "data");  // type errors before engine errors, as hashlib
-  ca::Hasher hasher(ca::parse_hash(name), engine);
-  if (buf.size() > kReleaseGilAbove) {
-    nb::gil_scoped_release release;
-    hasher.update(buf.view());
-  } else if (buf.size()) {
-    hasher.update(buf.view());
+  return new_hash(ca::parse_hash(name), engine, buf.view());
+}
+
+// --- the named constructors ----------------------------------------------------------------------------------------
+//
+// cryptaccel.sha256(data=b'', *, engine='auto', usedforsecurity=True, string=None) and its twelve siblings are plain
+// CPython functions (METH_FASTCALL | METH_KEYWORDS), not Python wrappers around _new: a Python frame, the keyword
+// defaults and nanobind's argument dispatch cost more than hashing 16 bytes. They check what the Python wrappers
+// checked, in the same order and with the same messages: data and string together, the engine's type, the data's
+// type, then the engine itself.
+
+/// Every algorithm, in hash.hpp's order: one constructor each.
+constexpr ca::HashAlgorithm kConstructorAlgorithms[] = {
+    ca::HashAlgorithm::sha224,     ca::HashAlgorithm::sha256,     ca::HashAlgorithm::sha384,
+    ca::HashAlgorithm::sha512,     ca::HashAlgorithm::sha512_224, ca::HashAlgorithm::sha512_256,
+    ca::HashAlgorithm::sha3_224,   ca::HashAlgorithm::sha3_256,   ca::HashAlgorithm::sha3_384,
+    ca::HashAlgorithm::sha3_512,   ca::HashAlgorithm::shake128,   ca::HashAlgorithm::shake256,
+    ca::HashAlgorithm::sm3,
+};
+constexpr std::size_t kConstructors = std::size(kConstructorAlgorithms);
+
+/// The constructors' keyword names, interned (a call site's keywords are usually these very objects).
+struct ConstructorKeywords {
+  PyObject* data = nullptr;
+  PyObject* string = nullptr;
+  PyObject* engine = nullptr;
+  PyObject* usedforsecurity = nullptr;
+};
+ConstructorKeywords g_keywords;
+/// b"": the data when none is given.
+PyObject* g_empty_bytes = nullptr;
+
+/// The Python name of `obj`'s type, as type(obj).__name__ ("int", "NoneType").
+const char* type_name(PyObject* obj) {
+  const char* name = Py_TYPE(obj)->tp_name;
+  const char* dot = std::strrchr(name, '.');
+  return dot ? dot + 1 : name;
+}
+
+/// The slot of keyword `key` among data/string/engine/usedforsecurity (nullptr for another name).
+PyObject** keyword_slot(PyObject* key, PyObject** data, PyObject** string, PyObject** engine,
+                        PyObject** usedforsecurity) {
+  const ConstructorKeywords& k = g_keywords;
+  if (key == k.data) return data;
+  if (key == k.string) return string;
+  if (key == k.engine) return engine;
+  if (key == k.usedforsecurity) return usedforsecurity;
+  // Not interned (a **kwargs dict built at run time): compare the text.
+  if (PyUnicode_Compare(key, k.data) == 0) return data;
+  if (PyUnicode_Compare(key, k.string) == 0) return string;
+  if (PyUnicode_Compare(key, k.engine) == 0) return engine;
+  if (PyUnicode_Compare(key, k.usedforsecurity) == 0) return usedforsecurity;
+  PyErr_Clear();  // PyUnicode_Compare cannot fail on two str objects; be safe anyway
+  return nullptr;
+}
+
+/// The body of every named constructor (`algorithm`, `name` for messages). Never lets a C++ exception out.
+PyObject* construct(ca::HashAlgorithm algorithm, const char* name, PyObject* const* args, Py_ssize_t nargs,
+                    PyObject* kwnames) noexcept {
+  try {
+    if (nargs > 1) {
+      PyErr_Format(PyExc_TypeError, "%s() takes at most 1 positional argument (%zd given)", name, nargs);
+      return nullptr;
+    }
+    PyObject* data = nargs ? args[0] : nullptr;
+    PyObject *string = nullptr, *engine = nullptr, *usedforsecurity = nullptr;  // usedforsecurity: ignored
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; ++i) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+      PyObject** slot = keyword_slot(key, &data, &string, &engine, &usedforsecurity);
+      if (!slot) {
+        PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", name, key);
+        return nullptr;
+      }
+      if (*slot) {
+        PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", name, key);
+        return nullptr;
+      }
+      *slot = args[nargs + i];
+    }
+    if (string && string != Py_None) {  // hashlib's older name of data (None: not given)
+      if (data)
+        throw ArgumentTypeError("'data' and 'string' are mutually exclusive (string= is hashlib's older name of "
+                                "data=)");
+      data = string;
+    }
+    std::string_view engine_name = "auto";
+    if (engine) {
+      if (!PyUnicode_Check(engine)) throw ArgumentTypeError(std::string("engine must be a str, not ") + type_name(engine));
+      Py_ssize_t len = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(engine, &len);
+      if (!text) {  // a lone surrogate: a type error, as nanobind's str conversion answered before
+        PyErr_Clear();
+        throw ArgumentTypeError("engine must be a str of encodable characters (it has a lone surrogate)");
+      }
+      engine_name = std::string_view(text, static_cast<std::size_t>(len));
+    }
+    HeldBuffer buf(data ? data : g_empty_bytes, "data");  // type errors before engine errors, as hashlib
+    return new_hash(algorithm, engine_name, buf.view()).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
   }
-  return wrap(std::move(hasher));
+}
+
+/// The C function of the constructor of kConstructorAlgorithms[I].
+template <std::size_t I>
+PyObject* named_constructor(PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const std::string name(ca::hash_info(kConstructorAlgorithms[I]).name);
+  return construct(kConstructorAlgorithms[I], name.c_str(), args, nargs, kwnames);
+}
+
+/// The constructors' C functions, as PyMethodDef takes them (METH_FASTCALL | METH_KEYWORDS says their real type).
+template <std::size_t... I>
+std::array<PyCFunction, kConstructors> constructor_functions(std::index_sequence<I...>) {
+  return {reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&named_constructor<I>))...};
+}
+
+/// The dict {name: constructor} of the named constructors, functions of module "cryptaccel" (their __name__,
+/// __qualname__ and __module__ read as hashlib's; the docstring carries the signature for help() and inspect).
+nb::dict make_constructors() {
+  g_keywords.data = PyUnicode_InternFromString("data");
+  g_keywords.string = PyUnicode_InternFromString("string");
+  g_keywords.engine = PyUnicode_InternFromString("engine");
+  g_keywords.usedforsecurity = PyUnicode_InternFromString("usedforsecurity");
+  g_empty_bytes = PyBytes_FromStringAndSize(nullptr, 0);
+  if (!g_keywords.data || !g_keywords.string || !g_keywords.engine || !g_keywords.usedforsecurity || !g_empty_bytes)
+    throw nb::python_error();
+
+  // Static storage: CPython keeps pointers to the method definitions, names and docstrings for good.
+  static const auto functions = constructor_functions(std::make_index_sequence<kConstructors>());
+  static std::array<std::string, kConstructors> names, docs;
+  static std::array<PyMethodDef, kConstructors> defs{};
+  const nb::str module("cryptaccel");
+  nb::dict out;
+  for (std::size_t i = 0; i < kConstructors; ++i) {
+    const ca::HashInfo& info = ca::hash_info(kConstructorAlgorithms[i]);
+    names[i] = std::string(info.name);
+    const std::string kind =
+        info.xof ? std::string("SHAKE (extendable-output)") : std::to_string(info.digest_size * 8) + "-bit";
+    docs[i] = names[i] + "(data=b'', *, engine='auto', usedforsecurity=True, string=None)\n--\n\n" +
+              "Returns a new " + std::string(info.display_name) + " hash object (" + kind +
+              "), optionally fed with ``data`` (by position, ``data=`` or hashlib's older ``string=``); as "
+              "``hashlib." + names[i] + "``. ``engine``: ``\"auto\"`` or an engine name. ``usedforsecurity`` is "
+              "accepted and ignored.";
+    defs[i] = PyMethodDef{names[i].c_str(), functions[i], METH_FASTCALL | METH_KEYWORDS, docs[i].c_str()};
+    nb::object fn = nb::steal(PyCFunction_NewEx(&defs[i], nullptr, module.ptr()));
+    if (!fn.is_valid()) throw nb::python_error();
+    out[names[i].c_str()] = fn;
+  }
+  return out;
 }
 
 /// The default of HashXOF.digest's `length`: a private object that stands for "not given".
@@ -228,7 +398,9 @@ nb::str to_hex(const nb::bytes& b) {
 
 nb::object hash_copy(PyHash& self) {
   Locked lock(self.mutex);
-  return wrap(self.hasher);
+  auto [obj, h] = emplace_hash(self.hasher.info().xof, self.hasher);
+  nb::inst_mark_ready(obj);
+  return std::move(obj);
 }
 
 std::string hash_repr(nb::handle self_obj, const PyHash& self) {
@@ -457,6 +629,11 @@ void register_hash_bindings(nb::module_& m) {
           },
           nb::arg("length").none() = missing_length(), nb::sig("def hexdigest(self, length: int) -> str"),
           "As digest(length), as 2*length lower-case hex digits.");
+  // Strong references kept for the life of the process (new_hash allocates instances of both).
+  g_hash_type = reinterpret_cast<PyTypeObject*>(nb::type<PyHash>().inc_ref().ptr());
+  g_hash_xof_type = reinterpret_cast<PyTypeObject*>(nb::type<PyHashXOF>().inc_ref().ptr());
+
+  m.attr("_constructors") = make_constructors();
 
   // .none() on the object arguments: None reaches HeldBuffer and as_sequence, whose messages name the argument.
   m.def("_new", &hash_new, nb::arg("name"), nb::arg("data").none(), nb::arg("engine"),

@@ -82,6 +82,26 @@ void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
   }
 }
 
+}  // namespace
+
+void pyca::set_python_error(const std::exception_ptr& p) noexcept {
+  translate_cryptaccel_errors(p, nullptr);
+  if (PyErr_Occurred()) return;
+  try {
+    std::rethrow_exception(p);
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_SystemError, "cryptaccel: an unknown C++ exception was raised");
+  }
+}
+
+namespace {
+
 // --- helpers -----------------------------------------------------------------------------------------------------
 
 ca::Direction parse_direction(std::string_view text) {
