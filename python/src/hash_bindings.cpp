@@ -8,6 +8,8 @@
 // Each hash object has a mutex, as hashlib's objects do, because update() of a large input runs without the GIL: two
 // Python threads sharing one hash object must not run Hasher::update at the same time. The mutex is only ever taken
 // by a thread that does not hold the GIL, or with try_lock (Locked below), so the GIL and the mutex cannot deadlock.
+// As in hashlib, an object is only locked once it has been used without the GIL (PyHash::use_mutex): until then the
+// GIL alone serialises its use, and a small update() or digest() pays for no lock.
 #include "hash_bindings.hpp"
 
 #include <nanobind/stl/string.h>
@@ -119,7 +121,10 @@ struct PyHash {
   PyHash& operator=(const PyHash&) = delete;
 
   ca::Hasher hasher;
-  std::mutex mutex;  ///< serialises use of `hasher` (see the file comment)
+  std::mutex mutex;  ///< serialises use of `hasher` (see the file comment), once use_mutex is set
+  /// Set, with the GIL held, before the first use of `hasher` without the GIL; read only with the GIL held. While it
+  /// is false no thread can be using `hasher` without the GIL, so a thread that holds the GIL needs no lock.
+  bool use_mutex = false;
 };
 
 /// A SHAKE object: the same state; only the Python methods differ (digest and hexdigest take a length).
@@ -157,11 +162,16 @@ nb::object new_hash(ca::HashAlgorithm algorithm, std::string_view engine, ca::by
   return std::move(obj);
 }
 
-/// Holds a PyHash's mutex; called with the GIL held. Waits without the GIL if another thread has the mutex (that
-/// thread is inside a GIL-released update and may take a while), as hashlib's ENTER_HASHLIB does.
+/// Holds a PyHash's mutex if it has ever been used without the GIL (use_mutex); called with the GIL held. Waits
+/// without the GIL if another thread has the mutex (that thread is inside a GIL-released update and may take a while),
+/// as hashlib's ENTER_HASHLIB does.
 class Locked {
  public:
-  explicit Locked(std::mutex& m) : lock_(m, std::try_to_lock) {
+  explicit Locked(PyHash& h) {
+#ifndef Py_GIL_DISABLED  // (a free-threaded build has no GIL to rely on: always lock there)
+    if (!h.use_mutex) return;  // nobody has used it without the GIL: the GIL we hold serialises its use
+#endif
+    lock_ = std::unique_lock<std::mutex>(h.mutex, std::try_to_lock);
     if (!lock_.owns_lock()) {
       nb::gil_scoped_release release;
       lock_.lock();
@@ -175,11 +185,12 @@ class Locked {
 void hash_update(PyHash& self, nb::handle data) {
   HeldBuffer buf(data, "data");
   if (buf.size() > kReleaseGilAbove) {
+    self.use_mutex = true;  // before the GIL is released (see PyHash::use_mutex)
     nb::gil_scoped_release release;
     std::lock_guard<std::mutex> lock(self.mutex);
     self.hasher.update(buf.view());
   } else {
-    Locked lock(self.mutex);
+    Locked lock(self);
     self.hasher.update(buf.view());
   }
 }
@@ -374,11 +385,12 @@ nb::bytes hash_digest(PyHash& self, std::size_t length) {
   if (n == 0) return out;
   const ca::mutable_bytes dst(bytes_data(out), n);
   if (n > kReleaseGilAbove) {
+    self.use_mutex = true;  // before the GIL is released (see PyHash::use_mutex)
     nb::gil_scoped_release release;
     std::lock_guard<std::mutex> lock(self.mutex);
     self.hasher.digest_into(dst);
   } else {
-    Locked lock(self.mutex);
+    Locked lock(self);
     self.hasher.digest_into(dst);
   }
   return out;
@@ -397,7 +409,7 @@ nb::str to_hex(const nb::bytes& b) {
 }
 
 nb::object hash_copy(PyHash& self) {
-  Locked lock(self.mutex);
+  Locked lock(self);
   auto [obj, h] = emplace_hash(self.hasher.info().xof, self.hasher);
   nb::inst_mark_ready(obj);
   return std::move(obj);
@@ -409,6 +421,76 @@ std::string hash_repr(nb::handle self_obj, const PyHash& self) {
   std::snprintf(addr, sizeof addr, "%p", static_cast<void*>(self_obj.ptr()));
   return "<" + std::string(self.hasher.info().name) + " cryptaccel." + type + " object (engine " +
          std::string(self.hasher.engine_name()) + ") @ " + addr + ">";
+}
+
+// --- update(), digest() and hexdigest() of Hash -----------------------------------------------------------------
+//
+// Plain CPython methods (METH_O, METH_NOARGS) installed on the Hash type, not nanobind methods: the interpreter calls
+// them directly, without nanobind's dispatch (about 30 ns of a 16-byte update). The method descriptor has already
+// checked that `self` is a Hash (or HashXOF, which inherits update() and has its own digest(length)). A wrong number
+// of arguments gets the interpreter's TypeError, as any built-in method; update(None) and update("text") reach
+// HeldBuffer, whose messages name the argument as hashlib's do.
+
+/// The PyHash of `self`, or nullptr with a TypeError when it was never built (Hash.__new__(Hash) makes such objects).
+PyHash* built_hash(PyObject* self) {
+  if (nb::inst_ready(self)) return nb::inst_ptr<PyHash>(self);
+  PyErr_SetString(PyExc_TypeError, "this hash object was not made by cryptaccel.new() or a named constructor");
+  return nullptr;
+}
+
+PyObject* update_method(PyObject* self, PyObject* data) noexcept {
+  PyHash* h = built_hash(self);
+  if (!h) return nullptr;
+  try {
+    hash_update(*h, data);
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyObject* digest_method(PyObject* self, PyObject*) noexcept {
+  PyHash* h = built_hash(self);
+  if (!h) return nullptr;
+  try {
+    return hash_digest(*h, 0).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+PyObject* hexdigest_method(PyObject* self, PyObject*) noexcept {
+  PyHash* h = built_hash(self);
+  if (!h) return nullptr;
+  try {
+    return to_hex(hash_digest(*h, 0)).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
+}
+
+/// Adds update, digest and hexdigest to `type` (Hash).
+void add_fast_methods(PyTypeObject* type) {
+  // Static storage: the descriptors keep pointers to these definitions.
+  static PyMethodDef defs[] = {
+      {"update", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&update_method)), METH_O,
+       "update($self, data, /)\n--\n\nAbsorbs ``data`` (any C-contiguous bytes-like object). Inputs over 4 KiB are "
+       "hashed with the GIL released."},
+      {"digest", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&digest_method)), METH_NOARGS,
+       "digest($self, /)\n--\n\nThe digest of the data absorbed so far, as bytes. Does not finalise: more updates "
+       "may follow."},
+      {"hexdigest", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&hexdigest_method)), METH_NOARGS,
+       "hexdigest($self, /)\n--\n\nAs digest(), as a string of lower-case hex digits."},
+  };
+  static_assert(kReleaseGilAbove == 4096, "update's docstring says 4 KiB");
+  for (PyMethodDef& def : defs) {
+    nb::object descr = nb::steal(PyDescr_NewMethod(type, &def));
+    if (!descr.is_valid() || PyObject_SetAttrString(reinterpret_cast<PyObject*>(type), def.ml_name, descr.ptr()) != 0)
+      throw nb::python_error();
+  }
 }
 
 // --- batch hashing -----------------------------------------------------------------------------------------------
@@ -584,19 +666,7 @@ void register_hash_bindings(nb::module_& m) {
                      "A hash object with hashlib's interface: feed it with update(), read the digest with digest().\n\n"
                      "Made by cryptaccel.new() or a named constructor such as cryptaccel.sha256(); not instantiated "
                      "directly. Thread-safe: one object may be shared by threads (calls are serialised).")
-      // update(None) reaches hash_update (.none()), which names the type as hashlib does. A call with the wrong
-      // number of arguments gets nanobind's TypeError, which shows the public signature below, as Python itself
-      // answers a wrong call of any function; parsing *args here instead would double the cost of a small update.
-      .def("update", &hash_update, nb::arg().none(),
-           nb::sig("def update(self, data: collections.abc.Buffer, /) -> None"),
-           "Absorbs ``data`` (any C-contiguous bytes-like object). Inputs over 4 KiB are hashed with the GIL "
-           "released.")
-      .def(
-          "digest", [](PyHash& self) { return hash_digest(self, 0); },
-          "The digest of the data absorbed so far, as bytes. Does not finalise: more updates may follow.")
-      .def(
-          "hexdigest", [](PyHash& self) { return to_hex(hash_digest(self, 0)); },
-          "As digest(), as a string of lower-case hex digits.")
+      // update(), digest() and hexdigest() are added below as plain CPython methods (add_fast_methods).
       .def("copy", &hash_copy, "An independent copy of this object (same algorithm, engine and state).")
       .def_prop_ro(
           "name", [](const PyHash& h) { return std::string(h.hasher.info().name); },
@@ -632,6 +702,7 @@ void register_hash_bindings(nb::module_& m) {
   // Strong references kept for the life of the process (new_hash allocates instances of both).
   g_hash_type = reinterpret_cast<PyTypeObject*>(nb::type<PyHash>().inc_ref().ptr());
   g_hash_xof_type = reinterpret_cast<PyTypeObject*>(nb::type<PyHashXOF>().inc_ref().ptr());
+  add_fast_methods(g_hash_type);
 
   m.attr("_constructors") = make_constructors();
 
