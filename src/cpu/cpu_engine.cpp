@@ -1,6 +1,10 @@
 // The `cpu` engine: x86-64 crypto instructions on every core. Backends (one file each) are chosen here from CPUID;
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
-//   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH
+//   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH, where the
+//                                             kernels below do not serve
+//   AES-128/256-CTR       aes_ctr_vaes.cpp    VAES, sixteen blocks in flight
+//   AES-128/256 ECB, CBC  aes_ecb_cbc_vaes.cpp  VAES (ECB, CBC decryption), AES-NI (CBC encryption, serial)
+//   AES-128/256-GCM       aes_gcm_vaes.cpp    VAES counter mode + VPCLMULQDQ GHASH in one pass, one-shot and split
 //   AES-XTS units <= 16 KiB  aes_xts_aesni.cpp  our AES-NI XTS kernel (key schedules once per call; kXtsKernelMaxUnit)
 //   SHA-crypt             cpu_shacrypt.cpp    rounds of many candidates in lock-step on the multi-buffer SHA-2 kernels
 //   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
@@ -16,6 +20,7 @@
 
 #include "cpu/aes_ctr_vaes.hpp"
 #include "cpu/aes_ecb_cbc_vaes.hpp"
+#include "cpu/aes_gcm_vaes.hpp"
 #include "cpu/aes_xts_aesni.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
@@ -69,6 +74,11 @@ class CpuEngine final : public engine::Engine {
         if (job.status == JobStatus::pending) aes_ecb_cbc_vaes_run(spec, dir, job);
       return;
     }
+    if (aes_gcm_vaes_serves(spec)) {  // AES-128/256-GCM, counter mode and GHASH in one pass on VAES + VPCLMULQDQ
+      for (CipherJob& job : jobs)
+        if (job.status == JobStatus::pending) aes_gcm_vaes_run(spec, dir, job);
+      return;
+    }
     EvpContext& ctx = EvpContext::for_this_thread();
     struct WipeOnExit {
       EvpContext& ctx;
@@ -79,6 +89,7 @@ class CpuEngine final : public engine::Engine {
   }
   std::unique_ptr<engine::GcmSplitKey> gcm_split_key(BlockCipher cipher, bytes_view key) const override {
     if (cipher == BlockCipher::sm4) return sm4_cpu_gcm_split_key(key);
+    if (auto vaes = aes_gcm_vaes_split_key(cipher, key)) return vaes;
     return openssl_aes_gcm_split_key(cipher, key);
   }
   std::unique_ptr<engine::XtsSplitKey> xts_split_key(BlockCipher cipher, bytes_view key) const override {

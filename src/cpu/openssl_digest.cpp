@@ -4,7 +4,6 @@
 #include <openssl/evp.h>
 
 #include <array>
-#include <memory>
 
 namespace cryptaccel::cpu {
 namespace {
@@ -25,6 +24,19 @@ const EVP_MD* evp_md(HashAlgorithm algorithm) {
   return table[static_cast<std::size_t>(algorithm)];
 }
 
+/// This thread's digest context, kept between calls: a fresh EVP_MD_CTX per call (allocate, fetch the provider
+/// context, cleanse and free) cost more than hashing a 16-byte message. EVP_DigestInit_ex2 on a context that last
+/// held the same digest re-initialises its state in place. What stays in it after a call is the last message's final
+/// chaining value; its buffered input was cleansed by the final call.
+EVP_MD_CTX* context_for_this_thread() {
+  struct Owner {
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    ~Owner() { EVP_MD_CTX_free(ctx); }
+  };
+  thread_local Owner owner;
+  return owner.ctx;
+}
+
 }  // namespace
 
 bool openssl_digest_supports(HashAlgorithm algorithm) { return evp_md(algorithm) != nullptr; }
@@ -32,14 +44,14 @@ bool openssl_digest_supports(HashAlgorithm algorithm) { return evp_md(algorithm)
 void openssl_digest_run(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes) {
   const EVP_MD* md = evp_md(algorithm);
   const bool xof = hash_info(algorithm).xof;
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  EVP_MD_CTX* ctx = context_for_this_thread();
   for (HashJob& job : jobs) {
     if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
     unsigned len = 0;
-    const bool ok = ctx && EVP_DigestInit_ex2(ctx.get(), md, nullptr) == 1 &&
-                    EVP_DigestUpdate(ctx.get(), job.in.data(), job.in.size()) == 1 &&
-                    (xof ? EVP_DigestFinalXOF(ctx.get(), job.digest.data(), job.digest.size()) == 1
-                         : EVP_DigestFinal_ex(ctx.get(), job.digest.data(), &len) == 1);
+    const bool ok = ctx && EVP_DigestInit_ex2(ctx, md, nullptr) == 1 &&
+                    EVP_DigestUpdate(ctx, job.in.data(), job.in.size()) == 1 &&
+                    (xof ? EVP_DigestFinalXOF(ctx, job.digest.data(), job.digest.size()) == 1
+                         : EVP_DigestFinal_ex(ctx, job.digest.data(), &len) == 1);
     if (ok) {
       job.status = JobStatus::ok;
     } else {

@@ -60,8 +60,14 @@ class GcmSplitKey {
   virtual void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const;
   /// One chunk of a GCM encryption: out = in ^ the counter mode from `counter` (as ctr32), and hash = GHASH_H(0, out)
   /// (the chunk's partial hash). The default runs ctr32, then ghash over the output; an engine with a faster fused
-  /// GCM overrides it (the cpu engine: OpenSSL's stitched AES-GCM, see openssl_aes.cpp). in == out allowed.
+  /// GCM overrides it (the cpu engine: aes_gcm_vaes.cpp, or OpenSSL's stitched AES-GCM in openssl_aes.cpp). in == out
+  /// allowed.
   virtual void encrypt_and_hash(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                                std::size_t len, std::uint8_t hash[16]) const;
+  /// One chunk of a GCM decryption: hash = GHASH_H(0, in) (the ciphertext, hashed before it may be overwritten), and
+  /// out = in ^ the counter mode from `counter`. The default runs ghash, then ctr32; an engine with a fused kernel
+  /// overrides it. in == out allowed.
+  virtual void hash_and_decrypt(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
                                 std::size_t len, std::uint8_t hash[16]) const;
 };
 

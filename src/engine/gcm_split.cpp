@@ -25,6 +25,13 @@ void GcmSplitKey::encrypt_and_hash(const std::uint8_t counter[16], const std::ui
   ghash(hash, out, len);
 }
 
+void GcmSplitKey::hash_and_decrypt(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                                   std::size_t len, std::uint8_t hash[16]) const {
+  std::memset(hash, 0, 16);
+  ghash(hash, in, len);
+  ctr32(counter, in, out, len);
+}
+
 namespace {
 
 constexpr std::size_t kBlock = 16;
@@ -98,9 +105,8 @@ void GcmStreamState::process(Direction dir, const std::uint8_t* in, std::uint8_t
       algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block + off / kBlock));
       if (dir == Direction::encrypt) {
         key.encrypt_and_hash(counter.data(), in + off, out + off, n, partial.v[c].data());
-      } else {  // hash the ciphertext before the keystream overwrites it (in-place jobs)
-        key.ghash(partial.v[c].data(), in + off, n);
-        key.ctr32(counter.data(), in + off, out + off, n);
+      } else {
+        key.hash_and_decrypt(counter.data(), in + off, out + off, n, partial.v[c].data());
       }
       secure_wipe(counter.data(), kBlock);  // J0 of a long IV depends on H
     });

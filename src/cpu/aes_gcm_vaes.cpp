@@ -1,0 +1,358 @@
+// See aes_gcm_vaes.hpp.
+#include "cpu/aes_gcm_vaes.hpp"
+
+// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
+// (a false positive in the compiler's own headers).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "algo/bits.hpp"
+#include "algo/block_modes.hpp"
+#include "api/ct.hpp"
+#include "cpu/aes_key_schedule.hpp"
+#include "cpu/aes_vaes_rounds.hpp"
+#include "cpu/cpu_features.hpp"
+#include "cpu/ghash_pclmul.hpp"
+#include "cpu/ghash_pclmul_inline.hpp"
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::cpu {
+
+bool aes_gcm_vaes_available() {
+  const CpuFeatures& f = cpu_features();
+  return f.aesni && f.pclmulqdq && f.ssse3 && f.avx512f && f.avx512bw && f.vaes && f.vpclmulqdq;
+}
+
+bool aes_gcm_vaes_serves(const CipherSpec& spec) {
+  static const bool available = aes_gcm_vaes_available();
+  return available && spec.mode == Mode::gcm &&
+         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes256);
+}
+
+}  // namespace cryptaccel::cpu
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,vaes,vpclmulqdq,aes,pclmul,sse4.1,ssse3")
+
+namespace cryptaccel::cpu {
+namespace {
+
+constexpr std::size_t kBlock = 16;
+
+/// Byte indices that reverse each 16-byte lane: a counter held as two little-endian 64-bit halves (low, high)
+/// becomes the big-endian 128-bit counter block (as in aes_ctr_vaes.cpp).
+alignas(64) constexpr std::uint8_t kReverseLanes[64] = {
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+
+/// The mask of the first n (0..64) bytes of a register.
+inline __mmask64 first_bytes(std::size_t n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
+
+/// A key's AES schedule broadcast to the four lanes, and its powers of H.
+struct Keys {
+  __m512i rk[15];
+  const GhashPclmulKey* gk;
+};
+
+/// Counter blocks in 64-bit lanes (low half, high half of each 128-bit counter, little-endian): blocks 4k..4k+3 of
+/// the next sixteen in c[k].
+struct Counters {
+  __m512i c[4];
+  Counters(std::uint64_t hi, std::uint64_t lo) {
+    const auto h = static_cast<long long>(hi);
+    c[0] = _mm512_set_epi64(h, static_cast<long long>(lo + 3), h, static_cast<long long>(lo + 2), h,
+                            static_cast<long long>(lo + 1), h, static_cast<long long>(lo));
+    const __m512i step4 = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
+    for (int k = 1; k < 4; ++k) c[k] = _mm512_add_epi64(c[k - 1], step4);
+  }
+  void advance16() {
+    const __m512i step16 = _mm512_set_epi64(0, 16, 0, 16, 0, 16, 0, 16);
+    for (__m512i& v : c) v = _mm512_add_epi64(v, step16);
+  }
+};
+
+/// The last 1..16 blocks of a stretch (len 1..256 bytes) in R = ceil(len / 64) registers: counter mode through
+/// masked loads and stores (nothing read or written past len) and, when Hash, the ciphertext into y, zero-padded as
+/// GCM pads it.
+template <int Rounds, bool Encrypt, bool Hash, int R>
+void tail(const Keys& keys, const Counters& ctr, const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+          __m128i& y) {
+  const __m512i reverse = _mm512_load_si512(kReverseLanes);
+  __m512i b[R], data[R];  // keystream; the input, then (encrypting) the output
+  __mmask64 m[R];
+  for (int r = 0; r < R; ++r) {
+    const std::size_t at = 64 * static_cast<std::size_t>(r);
+    m[r] = first_bytes(len - at);
+    b[r] = _mm512_shuffle_epi8(ctr.c[r], reverse);
+    data[r] = _mm512_maskz_loadu_epi8(m[r], in + at);
+  }
+  if constexpr (Hash && !Encrypt) {
+    ghash::Powers4 p[R];
+    const int n = static_cast<int>((len + kBlock - 1) / kBlock);
+    ghash::load_powers4<R>(*keys.gk, n, p);
+    __m512i x[R];
+    for (int r = 0; r < R; ++r) x[r] = ghash::reflect4(data[r]);
+    y = ghash::absorb4<R>(p, y, x);
+  }
+  vaes::rounds<Rounds, true, R>(b, keys.rk);
+  for (int r = 0; r < R; ++r) {
+    const __m512i o = _mm512_maskz_mov_epi8(m[r], _mm512_xor_si512(b[r], data[r]));
+    _mm512_mask_storeu_epi8(out + 64 * static_cast<std::size_t>(r), m[r], o);
+    if constexpr (Encrypt) data[r] = o;
+  }
+  if constexpr (Hash && Encrypt) {
+    ghash::Powers4 p[R];
+    const int n = static_cast<int>((len + kBlock - 1) / kBlock);
+    ghash::load_powers4<R>(*keys.gk, n, p);
+    __m512i x[R];
+    for (int r = 0; r < R; ++r) x[r] = ghash::reflect4(data[r]);
+    y = ghash::absorb4<R>(p, y, x);
+  }
+  for (__m512i& v : b) v = _mm512_setzero_si512();  // keystream
+}
+
+/// Counter mode from counter (hi, lo) over `len` bytes, whose low 32 bits do not wrap before the last block, and
+/// (when Hash) GHASH of the ciphertext into y. Sixteen blocks per step: AES on four registers and the previous
+/// sixteen ciphertext blocks' GHASH are independent, so the core runs them side by side.
+template <int Rounds, bool Encrypt, bool Hash>
+void stretch(const Keys& keys, std::uint64_t hi, std::uint64_t lo, const std::uint8_t* in, std::uint8_t* out,
+             std::size_t len, __m128i& y) {
+  const __m512i reverse = _mm512_load_si512(kReverseLanes);
+  Counters ctr(hi, lo);
+  ghash::Powers4 p[4];
+  if (Hash && len >= 256) ghash::load_powers4<4>(*keys.gk, 16, p);
+  for (; len >= 256; len -= 256, in += 256, out += 256) {
+    __m512i b[4], x[4];
+    for (int k = 0; k < 4; ++k) b[k] = _mm512_shuffle_epi8(ctr.c[k], reverse);
+    if constexpr (!Encrypt) {  // the ciphertext is the input: hash it before the output may overwrite it
+      for (int k = 0; k < 4; ++k) x[k] = _mm512_loadu_si512(in + 64 * k);
+      if constexpr (Hash) {
+        __m512i h[4];
+        for (int k = 0; k < 4; ++k) h[k] = ghash::reflect4(x[k]);
+        y = ghash::absorb4<4>(p, y, h);
+      }
+    }
+    vaes::rounds<Rounds, true, 4>(b, keys.rk);
+    for (int k = 0; k < 4; ++k) {
+      const __m512i src = Encrypt ? _mm512_loadu_si512(in + 64 * k) : x[k];
+      const __m512i o = _mm512_xor_si512(b[k], src);
+      _mm512_storeu_si512(out + 64 * k, o);
+      if constexpr (Encrypt) x[k] = ghash::reflect4(o);
+    }
+    if constexpr (Encrypt && Hash) y = ghash::absorb4<4>(p, y, x);
+    ctr.advance16();
+  }
+  switch ((len + 63) / 64) {
+    case 1: return tail<Rounds, Encrypt, Hash, 1>(keys, ctr, in, out, len, y);
+    case 2: return tail<Rounds, Encrypt, Hash, 2>(keys, ctr, in, out, len, y);
+    case 3: return tail<Rounds, Encrypt, Hash, 3>(keys, ctr, in, out, len, y);
+    case 4: return tail<Rounds, Encrypt, Hash, 4>(keys, ctr, in, out, len, y);
+    default: return;
+  }
+}
+
+/// GCM's counter mode from `counter` (inc32: only the low 32 bits count, wrapping mod 2^32) over `len` bytes, and
+/// (when Hash) GHASH of the ciphertext into y_bytes (GCM byte order). Every piece but a message's last is whole
+/// blocks, so only the message's end pads.
+template <int Rounds, bool Encrypt, bool Hash>
+void crypt(const Keys& keys, const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+           std::size_t len, std::uint8_t y_bytes[16]) {
+  __m128i y = Hash ? ghash::reflect(ghash::load(y_bytes)) : _mm_setzero_si128();
+  const std::uint64_t hi = algo::load_be64(counter);
+  std::uint64_t lo = algo::load_be64(counter + 8);
+  while (len > 0) {
+    // Blocks until the low 32 bits wrap; the counter is public, so branching on it is fine.
+    const std::uint64_t until_wrap = (std::uint64_t{1} << 32) - (lo & 0xffffffffu);
+    const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(len, until_wrap * kBlock));
+    stretch<Rounds, Encrypt, Hash>(keys, hi, lo, in, out, bytes, y);
+    lo = (lo & ~std::uint64_t{0xffffffffu}) | ((lo + until_wrap) & 0xffffffffu);
+    len -= bytes, in += bytes, out += bytes;
+  }
+  if constexpr (Hash) ghash::store(y_bytes, ghash::reflect(y));
+  y = _mm_setzero_si128();
+}
+
+/// E_K of the blocks in the lanes of one register.
+template <int Rounds>
+__m512i encrypt4(const Keys& keys, __m512i blocks) {
+  vaes::rounds<Rounds, true, 1>(&blocks, keys.rk);
+  return blocks;
+}
+
+/// The AES schedule of a 16- or 32-byte key; returns the number of rounds.
+int expand(bytes_view key, std::uint8_t rk[15][16]) {
+  if (key.size() == 16) {
+    aes_schedule::expand128(key.data(), rk);
+    return 10;
+  }
+  aes_schedule::expand256(key.data(), rk);
+  return 14;
+}
+
+/// Blocks of `len` bytes, rounded up.
+std::size_t blocks_of(std::size_t len) { return (len + kBlock - 1) / kBlock; }
+
+/// GCM over one whole job with an expanded key.
+template <int Rounds>
+void run_job(const std::uint8_t round_keys[15][16], Direction dir, CipherJob& job) {
+  Keys keys;
+  vaes::broadcast_schedule<Rounds>(round_keys, keys.rk);
+  GhashPclmulKey gk;
+  keys.gk = &gk;
+  const std::size_t len = job.in.size();
+  const bool short_iv = job.iv.size() == 12;
+  // Lanes: 0^128 (its encryption is H) and, with a 96-bit IV, J0 = IV || 0^31 || 1.
+  alignas(64) std::uint8_t blocks[64] = {};
+  if (short_iv) {
+    std::memcpy(blocks + 16, job.iv.data(), 12);
+    blocks[31] = 1;
+  }
+  _mm512_store_si512(blocks, encrypt4<Rounds>(keys, _mm512_load_si512(blocks)));
+  // The powers of H this message needs: ghash_pclmul and the kernel take at most min(16, blocks) at a time.
+  const std::size_t most_blocks =
+      std::max({blocks_of(len), blocks_of(job.aad.size()), short_iv ? 1 : blocks_of(job.iv.size()), std::size_t{1}});
+  ghash_pclmul_init(gk, blocks, std::min(most_blocks, GhashPclmulKey::kMaxPowers));
+  alignas(16) std::uint8_t j0[16] = {}, ej0[16], y[16] = {}, lengths[16];
+  if (short_iv) {
+    std::memcpy(j0, job.iv.data(), 12);
+    j0[15] = 1;
+    std::memcpy(ej0, blocks + 16, 16);
+  } else {  // J0 = GHASH(IV || 0-pad || [0]_64 || [8 * |IV|]_64)
+    ghash_pclmul(gk, j0, job.iv.data(), job.iv.size());
+    std::memset(lengths, 0, 8);
+    algo::store_be64(lengths + 8, static_cast<std::uint64_t>(job.iv.size()) * 8);
+    ghash_pclmul(gk, j0, lengths, 16);
+    _mm512_store_si512(blocks, encrypt4<Rounds>(keys, _mm512_zextsi128_si512(ghash::load(j0))));
+    std::memcpy(ej0, blocks, 16);
+  }
+  ghash_pclmul(gk, y, job.aad.data(), job.aad.size());
+  std::uint8_t counter[16];
+  std::memcpy(counter, j0, 16);
+  algo::ctr32_add(counter, 1);
+  if (dir == Direction::encrypt) {
+    crypt<Rounds, true, true>(keys, counter, job.in.data(), job.out.data(), len, y);
+  } else {
+    crypt<Rounds, false, true>(keys, counter, job.in.data(), job.out.data(), len, y);
+  }
+  algo::store_be64(lengths, static_cast<std::uint64_t>(job.aad.size()) * 8);
+  algo::store_be64(lengths + 8, static_cast<std::uint64_t>(len) * 8);
+  ghash_pclmul(gk, y, lengths, 16);
+  for (std::size_t i = 0; i < 16; ++i) y[i] ^= ej0[i];  // the full tag
+  bool ok = true;
+  if (dir == Direction::encrypt) {
+    std::memcpy(job.tag.data(), y, job.tag.size());
+  } else if (!ct::equal(y, job.tag.data(), job.tag.size())) {
+    secure_wipe(job.out.data(), len);  // decrypted before the tag was known: wiped, never released
+    ok = false;
+  }
+  vaes::wipe_schedule(keys.rk);
+  for (std::uint8_t* p : {blocks, j0, ej0, y, counter}) secure_wipe(p, p == blocks ? sizeof blocks : 16);
+  if (!ok) {
+    job.status = JobStatus::auth_failed;
+    job.out_len = 0;
+    job.error = "authentication failed: tag mismatch";
+    return;
+  }
+  job.out_len = len;
+  job.status = JobStatus::ok;
+}
+
+/// The split/stream building blocks of one key (engine::GcmSplitKey): const, safe on several threads at once.
+class VaesGcmSplitKey final : public engine::GcmSplitKey {
+ public:
+  explicit VaesGcmSplitKey(bytes_view key) : rounds_(expand(key, rk_)) {
+    alignas(64) std::uint8_t h[64] = {};
+    with_keys([&](const Keys& keys) {
+      if (rounds_ == 10) {
+        _mm512_store_si512(h, encrypt4<10>(keys, _mm512_setzero_si512()));
+      } else {
+        _mm512_store_si512(h, encrypt4<14>(keys, _mm512_setzero_si512()));
+      }
+    });
+    ghash_pclmul_init(gk_, h);
+    secure_wipe(h, sizeof h);
+  }
+  ~VaesGcmSplitKey() override { secure_wipe(rk_, sizeof rk_); }
+
+  void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override {
+    alignas(64) std::uint8_t b[64];
+    with_keys([&](const Keys& keys) {
+      const __m512i x = _mm512_zextsi128_si512(ghash::load(in));
+      _mm512_store_si512(b, rounds_ == 10 ? encrypt4<10>(keys, x) : encrypt4<14>(keys, x));
+    });
+    std::memcpy(out, b, 16);
+    secure_wipe(b, sizeof b);
+  }
+  void ctr32(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+             std::size_t len) const override {
+    dispatch<true, false>(counter, in, out, len, nullptr);
+  }
+  void ghash(std::uint8_t y[16], const std::uint8_t* data, std::size_t len) const override {
+    ghash_pclmul(gk_, y, data, len);
+  }
+  void gf_mul(std::uint8_t x[16], const std::uint8_t y[16]) const override { gf128_mul_pclmul(x, y); }
+  void encrypt_and_hash(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                        std::uint8_t hash[16]) const override {
+    std::memset(hash, 0, 16);
+    dispatch<true, true>(counter, in, out, len, hash);
+  }
+  void hash_and_decrypt(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                        std::uint8_t hash[16]) const override {
+    std::memset(hash, 0, 16);
+    dispatch<false, true>(counter, in, out, len, hash);
+  }
+
+ private:
+  /// Calls f with the schedule broadcast to registers (wiped afterwards).
+  template <typename F>
+  void with_keys(F&& f) const {
+    Keys keys;
+    keys.gk = &gk_;
+    if (rounds_ == 10) {
+      vaes::broadcast_schedule<10>(rk_, keys.rk);
+    } else {
+      vaes::broadcast_schedule<14>(rk_, keys.rk);
+    }
+    f(keys);
+    vaes::wipe_schedule(keys.rk);
+  }
+  template <bool Encrypt, bool Hash>
+  void dispatch(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len,
+                std::uint8_t* hash) const {
+    with_keys([&](const Keys& keys) {
+      if (rounds_ == 10) {
+        crypt<10, Encrypt, Hash>(keys, counter, in, out, len, hash);
+      } else {
+        crypt<14, Encrypt, Hash>(keys, counter, in, out, len, hash);
+      }
+    });
+  }
+
+  alignas(16) std::uint8_t rk_[15][16];
+  int rounds_;
+  GhashPclmulKey gk_;
+};
+
+}  // namespace
+
+void aes_gcm_vaes_run(const CipherSpec&, Direction dir, CipherJob& job) {
+  alignas(16) std::uint8_t rk[15][16];
+  if (expand(job.key, rk) == 10) {
+    run_job<10>(rk, dir, job);
+  } else {
+    run_job<14>(rk, dir, job);
+  }
+  secure_wipe(rk, sizeof rk);
+}
+
+std::unique_ptr<engine::GcmSplitKey> aes_gcm_vaes_split_key(BlockCipher cipher, bytes_view key) {
+  if (!aes_gcm_vaes_serves(CipherSpec{cipher, Mode::gcm, false})) return nullptr;
+  return std::make_unique<VaesGcmSplitKey>(key);
+}
+
+}  // namespace cryptaccel::cpu
+
+#pragma GCC pop_options
