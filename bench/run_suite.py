@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """The standard benchmark suite: `cryptaccel speed` side by side with OpenSSL, in one process per run.
 
-    bench/run_suite.py [--cli build/release/src/cli/cryptaccel] [--repeat 5] [--seconds 0.5] [--out DIR]
+    bench/run_suite.py [--cli build/release/src/cli/cryptaccel] [--repeat 5] [--seconds 0.3] [--out DIR]
+                       [--python PYTHON --pythonpath build/release/python]
 
-Runs, REPEAT times each (the figures reported are medians over the repetitions):
-  single   AES-128/256 CTR, GCM, XTS; SHA-256/512, SHA3-256, SM3 at 64 B, 1 KiB, 16 KiB, 1 MiB; one thread,
-           `--vs openssl` (OpenSSL EVP on one thread, one message per operation)
-  cores    the ciphers at 1 MiB with all cores (--threads 0), to compare with `single` (a hash is sequential:
+Runs, REPEAT times each, interleaved (the figures reported are medians over the repetitions):
+  single   AES-128/256 CTR, GCM, XTS, CBC, AES-128-ECB, SM4-CTR/GCM; SHA-256/512, SHA3-256, SHAKE128, SM3 at 16 B,
+           64 B, 256 B, 1 KiB, 16 KiB, 1 MiB; one thread, `--vs openssl` (OpenSSL EVP on one thread, one message per
+           operation, key and IV set per message)
+  cores    CTR, GCM, XTS at 1 MiB with all cores (--threads 0), to compare with `single` (a hash is sequential:
            its cores show in the batches)
   batch    SHA-256/512, SHA3-256, SM3: batches of 4096 x 64 B messages, one thread and all cores, against OpenSSL
            hashing the same messages one by one on one thread
+  rsa      RSA-2048/3072/4096 sign and verify: one at a time on one thread, and batches of 64 on one thread and on
+           all cores, against OpenSSL's one at a time on one thread
+  python   with --python: bench/python_vs.py (encrypt/decrypt 64 MiB vs `cryptography`, hash_many vs hashlib)
 
 Writes into DIR (default bench/results/<date>-<machine>/): raw/<run>-<i>.json and .txt (each `cryptaccel speed`
-run's JSON and table), summary.json (medians), summary.md (tables and the targets of issue 4) and speedup.png
-(bar chart of engine ÷ OpenSSL single core, if matplotlib is installed). Exits 1 if a run failed its check
-against the ref engine.
+run's JSON and table), summary.json (medians), summary.md (tables and the targets of issues 4 and 24, met or not)
+and speedup.png (bar chart of engine / OpenSSL single core, if matplotlib is installed). Exits 1 if a run failed its
+check against the ref engine.
 """
 
 from __future__ import annotations
@@ -31,18 +36,26 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CIPHERS = ["aes-128-ctr", "aes-256-ctr", "aes-128-gcm", "aes-256-gcm", "aes-128-xts", "aes-256-xts"]
-HASHES = ["sha256", "sha512", "sha3-256", "sm3"]
-SIZES = ["64", "1k", "16k", "1M"]
+CIPHERS = ["aes-128-ctr", "aes-256-ctr", "aes-128-gcm", "aes-256-gcm", "aes-128-xts", "aes-256-xts", "aes-128-cbc",
+           "aes-256-cbc", "aes-128-ecb", "sm4-ctr", "sm4-gcm"]
+PARALLEL = ["aes-128-ctr", "aes-256-ctr", "aes-128-gcm", "aes-256-gcm", "aes-128-xts", "aes-256-xts"]
+HASHES = ["sha256", "sha512", "sha3-256", "shake128", "sm3"]
+BATCH_HASHES = ["sha256", "sha512", "sha3-256", "sm3"]
+SIZES = ["16", "64", "256", "1k", "16k", "1M"]
+RSA = ["rsa2048", "rsa3072", "rsa4096"]
+RSA_BATCH = 64
 BATCH = 4096
 ENGINE = "cpu"
 
 # name -> extra `cryptaccel speed` arguments
 RUNS = {
     "single": ["-a", *CIPHERS, *HASHES, "--bytes", *SIZES, "--threads", "1"],
-    "cores": ["-a", *CIPHERS, "--bytes", "1M", "--threads", "0"],  # one hash message cannot be split
-    "batch1": ["-a", *HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "1"],
-    "batchN": ["-a", *HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "0"],
+    "cores": ["-a", *PARALLEL, "--bytes", "1M", "--threads", "0"],  # one hash message cannot be split
+    "batch1": ["-a", *BATCH_HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "1"],
+    "batchN": ["-a", *BATCH_HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "0"],
+    "rsa1": ["-a", *RSA, "--threads", "1"],
+    "rsa64": ["-a", *RSA, "--batch", str(RSA_BATCH), "--threads", "1"],
+    "rsa64N": ["-a", *RSA, "--batch", str(RSA_BATCH), "--threads", "0"],
 }
 
 
@@ -65,17 +78,19 @@ def run_speed(cli: str, args: list[str], seconds: float) -> tuple[dict, str, int
 
 
 def medians(reports: list[dict]) -> list[dict]:
-    """Median bytes/s, messages/s and engine/OpenSSL ratio per (algo, engine, batch, bytes) over repeated runs."""
+    """Median bytes/s, messages/s and engine/OpenSSL ratio per (algo, engine, batch, bytes, operation) over repeated
+    runs (operation: RSA's "sign" or "verify", else None)."""
     cells = defaultdict(list)
     for report in reports:
         for r in report["results"]:
-            cells[(r["algo"], r["engine"], r["batch"], r["bytes"])].append(r)
+            cells[(r["algo"], r["engine"], r["batch"], r["bytes"], r.get("operation"))].append(r)
     out = []
-    for (algo, engine, batch, size), rows in cells.items():
+    for (algo, engine, batch, size, operation), rows in cells.items():
         def med(key):
             values = [r[key] for r in rows if r.get(key) is not None]
             return statistics.median(values) if values else None
-        out.append({"algo": algo, "engine": engine, "batch": batch, "bytes": size, "samples": len(rows),
+        out.append({"algo": algo, "engine": engine, "batch": batch, "bytes": size, "operation": operation,
+                    "samples": len(rows),
                     "bytes_per_second": med("bytes_per_second"), "messages_per_second": med("messages_per_second"),
                     "vs_openssl": med("vs_openssl")})
     return out
@@ -89,40 +104,83 @@ def fmt_ratio(x):
     return "n/a" if x is None else f"{x:.2f}x"
 
 
-def cell(summary, run, algo, engine, size, batch=None):
-    for r in summary[run]:
-        if r["algo"] == algo and r["engine"] == engine and r["bytes"] == size and r["batch"] == batch:
+def cell(summary, run, algo, engine, size, batch=None, operation=None):
+    for r in summary.get(run, []):
+        if (r["algo"] == algo and r["engine"] == engine and r["bytes"] == size and r["batch"] == batch
+                and r.get("operation") == operation):
             return r
     return None
 
 
-def targets(summary) -> list[tuple[str, str, bool | None]]:
-    """Issue 4's targets, each (description, measured, met)."""
+def size_bytes(size: str) -> int:
+    return int(size[:-1]) * (1024 if size[-1] == "k" else 1 << 20) if size[-1] in "kM" else int(size)
+
+
+def rsa_cell(summary, run, algo, engine, operation):
+    """RSA rows: any `bytes` (speed reports RSA per operation)."""
+    batch = RSA_BATCH if run != "rsa1" else None
+    for r in summary.get(run, []):
+        if (r["algo"] == algo and r["engine"] == engine and r["batch"] == batch
+                and r.get("operation") == operation):
+            return r
+    return None
+
+
+def ratio_row(what, ratio, target):
+    return (what, fmt_ratio(ratio), None if ratio is None else ratio >= target)
+
+
+def targets(summary, python_rows=()) -> list[tuple[str, str, bool | None]]:
+    """The targets of issues 4 and 24, each (description, measured, met)."""
     rows = []
-    for algo in ("aes-128-ctr", "aes-256-ctr", "aes-128-gcm", "aes-256-gcm", "sha256"):
-        c = cell(summary, "single", algo, ENGINE, 1 << 20)
-        ratio = c and c["vs_openssl"]
-        rows.append((f"{algo} 1 MiB, one thread >= 0.95x OpenSSL", fmt_ratio(ratio),
-                     None if ratio is None else ratio >= 0.95))
-    for algo in CIPHERS:
+    # Issue 24: every cipher and hash at every size, one thread, >= 0.95x OpenSSL EVP.
+    for algo in CIPHERS + HASHES:
+        ratios = {size: (c or {}).get("vs_openssl")
+                  for size in SIZES for c in [cell(summary, "single", algo, ENGINE, size_bytes(size))]}
+        known = {s: r for s, r in ratios.items() if r is not None}
+        if not known:
+            continue
+        low = min(known.values())
+        short = [f"{s} B: {r:.2f}x" for s, r in known.items() if r < 0.95]
+        rows.append((f"{algo}, one thread, every size >= 0.95x OpenSSL",
+                     f"lowest {low:.2f}x" + (f" ({', '.join(short)})" if short else ""), low >= 0.95))
+    for algo in PARALLEL:
         one, many = cell(summary, "single", algo, ENGINE, 1 << 20), cell(summary, "cores", algo, ENGINE, 1 << 20)
         if not (one and many and one["bytes_per_second"] and many["bytes_per_second"]):
             continue
         scale = many["bytes_per_second"] / one["bytes_per_second"]
         rows.append((f"{algo} 1 MiB, all cores >= 1.8x one thread", f"{scale:.2f}x", scale >= 1.8))
+    # RSA: one at a time per core, batches of 64 per core, and all cores against one.
+    for algo in RSA:
+        for operation in ("sign", "verify"):
+            c = rsa_cell(summary, "rsa1", algo, ENGINE, operation)
+            rows.append(ratio_row(f"{algo} {operation}, one at a time, one thread >= 1.0x OpenSSL",
+                                  c and c["vs_openssl"], 1.0))
+        c = rsa_cell(summary, "rsa64", algo, ENGINE, "sign")
+        target = 1.5 if algo == "rsa2048" else 1.0
+        rows.append(ratio_row(f"{algo} sign, batches of {RSA_BATCH}, one thread >= {target}x OpenSSL",
+                              c and c["vs_openssl"], target))
+        one, many = rsa_cell(summary, "rsa64", algo, ENGINE, "sign"), rsa_cell(summary, "rsa64N", algo, ENGINE, "sign")
+        if one and many and one["messages_per_second"] and many["messages_per_second"]:
+            scale = many["messages_per_second"] / one["messages_per_second"]
+            rows.append((f"{algo} sign, batches of {RSA_BATCH}, all cores >= 1.8x one thread", f"{scale:.2f}x",
+                         scale >= 1.8))
+    # Issue 4: hash batches.
     for run, label in (("batch1", "one thread"), ("batchN", "all cores")):
         c = cell(summary, run, "sha256", ENGINE, 64, BATCH)
-        ratio = c and c["vs_openssl"]
-        rows.append((f"sha256 {BATCH} x 64 B batch, {label}, >= 2x OpenSSL one by one", fmt_ratio(ratio),
-                     None if ratio is None else ratio >= 2.0))
+        rows.append(ratio_row(f"sha256 {BATCH} x 64 B batch, {label}, >= 2x OpenSSL one by one",
+                              c and c["vs_openssl"], 2.0))
     one, many = cell(summary, "batch1", "sha256", ENGINE, 64, BATCH), cell(summary, "batchN", "sha256", ENGINE, 64, BATCH)
     if one and many and one["messages_per_second"] and many["messages_per_second"]:
         scale = many["messages_per_second"] / one["messages_per_second"]
         rows.append((f"sha256 {BATCH} x 64 B batch, all cores >= 1.8x one thread", f"{scale:.2f}x", scale >= 1.8))
+    # Python (bench/python_vs.py).
+    for r in python_rows:
+        rows.append(ratio_row(f"Python: {r['what']} >= {r['target']}x", r["ratio"], r["target"]))
     return rows
 
 
-def write_markdown(path: Path, summary, machine, build, settings):
+def write_markdown(path: Path, summary, machine, build, settings, python_rows=()):
     lines = [f"# cryptaccel benchmark suite — {settings['date']}", "",
              f"Machine: {machine.get('cpu_model')}, {machine.get('usable_cores')} usable cores; flags: "
              + ", ".join(k for k, v in (machine.get("cpu_flags") or {}).items() if v),
@@ -135,7 +193,7 @@ def write_markdown(path: Path, summary, machine, build, settings):
     for algo in CIPHERS + HASHES:
         row = []
         for size in SIZES:
-            n = int(size[:-1]) * (1024 if size.endswith("k") else 1 << 20) if size[-1] in "kM" else int(size)
+            n = size_bytes(size)
             c = cell(summary, "single", algo, ENGINE, n)
             o = cell(summary, "single", algo, "openssl", n)
             row.append(f"{fmt_rate(c and c['bytes_per_second'])} / {fmt_rate(o and o['bytes_per_second'])} = "
@@ -144,14 +202,24 @@ def write_markdown(path: Path, summary, machine, build, settings):
     lines += ["", f"Cells: `{ENGINE}` / OpenSSL = ratio.", "", "## Batches of 4096 x 64 B (messages per second)", "",
               "| algorithm | one thread | all cores | OpenSSL one by one | ratio 1 thread | ratio all cores |",
               "|---|---|---|---|---|---|"]
-    for algo in HASHES:
+    for algo in BATCH_HASHES:
         one, many = cell(summary, "batch1", algo, ENGINE, 64, BATCH), cell(summary, "batchN", algo, ENGINE, 64, BATCH)
         o = cell(summary, "batch1", algo, "openssl", 64, BATCH)
         m = lambda c: "n/a" if not c or c["messages_per_second"] is None else f"{c['messages_per_second']:,.0f}"
         lines.append(f"| {algo} | {m(one)} | {m(many)} | {m(o)} | {fmt_ratio(one and one['vs_openssl'])} | "
                      f"{fmt_ratio(many and many['vs_openssl'])} |")
-    lines += ["", "## Targets (issue 4)", "", "| target | measured | met |", "|---|---|---|"]
-    for what, measured, met in targets(summary):
+    if any(rsa_cell(summary, run, a, ENGINE, "sign") for run in ("rsa1", "rsa64", "rsa64N") for a in RSA):
+        lines += ["", "## RSA (operations per second)", "",
+                  f"| key | operation | one at a time | OpenSSL | batches of {RSA_BATCH}, one thread | all cores |",
+                  "|---|---|---|---|---|---|"]
+        for algo in RSA:
+            for operation in ("sign", "verify"):
+                got = [rsa_cell(summary, run, algo, engine, operation)
+                       for run, engine in (("rsa1", ENGINE), ("rsa1", "openssl"), ("rsa64", ENGINE), ("rsa64N", ENGINE))]
+                m = lambda c: "n/a" if not c or c["messages_per_second"] is None else f"{c['messages_per_second']:,.0f}"
+                lines.append(f"| {algo} | {operation} | " + " | ".join(m(c) for c in got) + " |")
+    lines += ["", "## Targets (issues 4 and 24)", "", "| target | measured | met |", "|---|---|---|"]
+    for what, measured, met in targets(summary, python_rows):
         lines.append(f"| {what} | {measured} | {'n/a' if met is None else ('yes' if met else '**no**')} |")
     path.write_text("\n".join(lines) + "\n")
 
@@ -167,7 +235,7 @@ def draw_chart(path: Path, summary, machine) -> bool:
     groups = [(f"{a}\n1 MiB", cell(summary, "single", a, ENGINE, 1 << 20),
                cell(summary, "cores", a, ENGINE, 1 << 20)) for a in CIPHERS + HASHES]  # hashes: no "cores" bar
     groups += [(f"{a}\n4096x64B", cell(summary, "batch1", a, ENGINE, 64, BATCH),
-                cell(summary, "batchN", a, ENGINE, 64, BATCH)) for a in HASHES]
+                cell(summary, "batchN", a, ENGINE, 64, BATCH)) for a in BATCH_HASHES]
     labels = [g[0] for g in groups]
     one = [(g[1] or {}).get("vs_openssl") or 0 for g in groups]
     many = [(g[2] or {}).get("vs_openssl") or 0 for g in groups]
@@ -193,9 +261,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cli", default=str(ROOT / "build/release/src/cli/cryptaccel"))
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=0.5)
+    ap.add_argument("--seconds", type=float, default=0.3)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--runs", nargs="*", default=list(RUNS), choices=list(RUNS))
+    ap.add_argument("--python", help="a Python with cryptaccel's dependencies: also run bench/python_vs.py")
+    ap.add_argument("--pythonpath", help="PYTHONPATH for --python (the build's python/ directory)")
     args = ap.parse_args()
 
     raw = defaultdict(list)
@@ -219,11 +289,25 @@ def main() -> int:
             (out / "raw" / f"{name}-{i + 1}.json").write_text(json.dumps(report, indent=1) + "\n")
             (out / "raw" / f"{name}-{i + 1}.txt").write_text(texts[(name, i)])
     summary = {name: medians(reports) for name, reports in raw.items()}
+    python_rows = []
+    if args.python:
+        print("run_suite: python", file=sys.stderr, flush=True)
+        env = dict(os.environ, **({"PYTHONPATH": args.pythonpath} if args.pythonpath else {}))
+        rows_path = out / "raw" / "python.json"
+        proc = subprocess.run([args.python, str(ROOT / "bench/python_vs.py"), "--json", str(rows_path)], env=env,
+                              capture_output=True, text=True)
+        (out / "raw" / "python.txt").write_text(proc.stdout + proc.stderr)
+        if proc.returncode != 0 or not rows_path.exists():
+            failed = True
+            print(f"run_suite: bench/python_vs.py failed ({proc.returncode}): {proc.stderr.strip()}", file=sys.stderr)
+        else:
+            python_rows = json.loads(rows_path.read_text())
     settings = {"date": date, "repeat": args.repeat, "seconds": args.seconds, "engine": ENGINE,
                 "runs": {n: RUNS[n] for n in args.runs}}
     (out / "summary.json").write_text(json.dumps({"machine": machine, "build": build, "settings": settings,
-                                                  "medians": summary, "targets": targets(summary)}, indent=1) + "\n")
-    write_markdown(out / "summary.md", summary, machine, build, settings)
+                                                  "medians": summary, "python": python_rows,
+                                                  "targets": targets(summary, python_rows)}, indent=1) + "\n")
+    write_markdown(out / "summary.md", summary, machine, build, settings, python_rows)
     draw_chart(out / "speedup.png", summary, machine)
     print(f"run_suite: results in {out}", file=sys.stderr)
     print((out / "summary.md").read_text())
