@@ -3,8 +3,12 @@
 
 #include <openssl/bn.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "cpu/mont_mulx.hpp"
 #include "cpu/rsa_ifma.hpp"
+#include "cpu/rsa_ifma_mb.hpp"
 #include "rsa/bn_limbs.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/host_ops.hpp"
@@ -95,41 +99,133 @@ const State& state_of(const Impl& k, Make make) {
   return *static_cast<const State*>(k.cpu_state.get());
 }
 
+/// The CRT inputs of job j in normal form: xp = c mod p, xq = c mod q (H = N / 2 limbs each). Constant time.
+template <std::size_t N, class Ops>
+void crt_split(const rsa::PrivateKey::Impl& k, const engine::RsaPrivateJob& j, limb* xp, limb* xq) {
+  constexpr std::size_t H = N / 2;
+  limb c[N];
+  bn::from_bytes<N>(c, j.in, k.pubi().size());
+  rsa::crt_inputs<N, Ops>(k, c, xp, xq);
+  rsa::leave_mont<H, Ops>(xp, xp, k.p.view());  // c mod p, c mod q
+  rsa::leave_mont<H, Ops>(xq, xq, k.q.view());
+  secure_wipe(c, sizeof c);
+}
+
+/// Job j's result from m1 = c^dp mod p (in xp, overwritten) and m2 = c^dq mod q: Garner's recombination into j.out.
+template <std::size_t N, class Ops>
+void crt_finish(const rsa::PrivateKey::Impl& k, const engine::RsaPrivateJob& j, limb* xp, const limb* xq) {
+  constexpr std::size_t H = N / 2;
+  limb m[N];
+  bn::to_mont<H, Ops>(xp, xp, k.p.view());  // m1 R mod p
+  rsa::crt_combine<N, Ops>(k, xp, xq, m);
+  bn::to_bytes<N>(j.out, k.pubi().size(), m);
+  secure_wipe(m, sizeof m);
+}
+
+const CrtState& crt_state(const rsa::PrivateKey::Impl& k) {
+  return state_of<rsa::PrivateKey::Impl, CrtState>(k, [&] { return new CrtState(k); });
+}
+
+/// One job on its own: both CRT halves on the IFMA x2 kernel where the key has one, else OpenSSL's; keys without a
+/// usable CRT form on the portable constant-time path.
+void private_one(const engine::RsaPrivateJob& j) {
+  const rsa::PrivateKey::Impl& k = j.key->impl();
+  if (!k.crt) {
+    rsa::ref_rsa_private({&j, 1});
+    return;
+  }
+  const CrtState& s = crt_state(k);
+  rsa::with_host_mont(false, [&](auto ops) {
+    using Ops = decltype(ops);
+    rsa::with_limbs(k.pubi().mod.limbs, [&](auto L) {
+      constexpr std::size_t N = decltype(L)::value, H = N / 2;
+      limb xp[H], xq[H];
+      crt_split<N, Ops>(k, j, xp, xq);
+      if (const void* fast = s.ifma<H>()) {  // m1 = (c mod p)^dp mod p and m2 = (c mod q)^dq mod q together
+        if constexpr (H == 16 || H == 24 || H == 32) {
+          const auto& crt = *static_cast<const IfmaCrt<64 * H>*>(fast);
+          ifma_mod_exp_x2<64 * H>(xp, xp, k.dp.data(), crt.p, xq, xq, k.dq.data(), crt.q);
+        }
+      } else {
+        s.p.exp(xp, xp, H, true);  // m1 = (c mod p)^dp mod p
+        s.q.exp(xq, xq, H, true);  // m2 = (c mod q)^dq mod q
+      }
+      crt_finish<N, Ops>(k, j, xp, xq);
+      secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
+    });
+  });
+}
+
+/// Signatures per multi-buffer call: the p- and q-halves of four jobs fill its eight lanes.
+constexpr std::size_t kMbJobs = kIfmaMbLanes / 2;
+/// The fewest jobs of one size worth a multi-buffer call with lanes left unused (fewer go to the x2 kernel one by
+/// one): one call costs about as much as kMbMinJobs x2 calls (measured on the Xeon of bench/results/2026-11-28-*).
+constexpr std::size_t kMbMinJobs = 3;
+
+/// The jobs `idx` (keys with IFMA CRT halves of H limbs) through ifma_mod_exp_mb8, four per call (eight CRT halves,
+/// lanes p0 q0 p1 q1 ...); a last group of fewer than kMbMinJobs one by one. Blinding and the result check stay
+/// around this, in src/rsa/private_op.cpp, as for the per-job path.
+template <std::size_t H>
+void private_mb(std::span<const engine::RsaPrivateJob> jobs, const std::vector<std::size_t>& idx) {
+  constexpr std::size_t N = 2 * H, Bits = 64 * H;
+  rsa::with_host_mont(false, [&](auto ops) {
+    using Ops = decltype(ops);
+    limb xp[kMbJobs][H], xq[kMbJobs][H];
+    for (std::size_t first = 0; first < idx.size(); first += kMbJobs) {
+      const std::size_t n = std::min(kMbJobs, idx.size() - first);
+      if (n < kMbMinJobs) {
+        for (std::size_t i = first; i < idx.size(); ++i) private_one(jobs[idx[i]]);
+        break;
+      }
+      limb* out[kIfmaMbLanes] = {};
+      const limb* base[kIfmaMbLanes] = {};
+      const limb* exp[kIfmaMbLanes] = {};
+      const IfmaModulus<Bits>* mod[kIfmaMbLanes] = {};
+      for (std::size_t g = 0; g < n; ++g) {
+        const engine::RsaPrivateJob& j = jobs[idx[first + g]];
+        const rsa::PrivateKey::Impl& k = j.key->impl();
+        const auto& crt = *static_cast<const IfmaCrt<Bits>*>(crt_state(k).template ifma<H>());
+        crt_split<N, Ops>(k, j, xp[g], xq[g]);
+        out[2 * g] = xp[g], base[2 * g] = xp[g], exp[2 * g] = k.dp.data(), mod[2 * g] = &crt.p;
+        out[2 * g + 1] = xq[g], base[2 * g + 1] = xq[g], exp[2 * g + 1] = k.dq.data(), mod[2 * g + 1] = &crt.q;
+      }
+      ifma_mod_exp_mb8<Bits>(out, base, exp, mod);
+      for (std::size_t g = 0; g < n; ++g) crt_finish<N, Ops>(jobs[idx[first + g]].key->impl(), jobs[idx[first + g]], xp[g], xq[g]);
+    }
+    secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
+  });
+}
+
 }  // namespace
 
 void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
-  for (const engine::RsaPrivateJob& j : jobs) {
-    const rsa::PrivateKey::Impl& k = j.key->impl();
-    if (!k.crt) {  // keys without a usable CRT form: the portable constant-time path
-      rsa::ref_rsa_private({&j, 1});
+  if (jobs.size() < kMbMinJobs || !ifma_available()) {
+    for (const engine::RsaPrivateJob& j : jobs) private_one(j);
+    return;
+  }
+  // Jobs whose keys have IFMA CRT halves, by size (1024-, 1536-, 2048-bit primes), on the multi-buffer kernel; the
+  // others one by one. Which path a job takes depends on its key's sizes only (public).
+  std::vector<std::size_t> by_size[3];
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const rsa::PrivateKey::Impl& k = jobs[i].key->impl();
+    const std::size_t n = k.pubi().mod.limbs;
+    if (!k.crt || k.p.limbs != n / 2) {
+      private_one(jobs[i]);
       continue;
     }
-    const CrtState& s = state_of<rsa::PrivateKey::Impl, CrtState>(k, [&] { return new CrtState(k); });
-    rsa::with_host_mont(false, [&](auto ops) {
-      using Ops = decltype(ops);
-      rsa::with_limbs(k.pubi().mod.limbs, [&](auto L) {
-        constexpr std::size_t N = decltype(L)::value, H = N / 2;
-        limb c[N], xp[H], xq[H], m[N];
-        bn::from_bytes<N>(c, j.in, k.pubi().size());
-        rsa::crt_inputs<N, Ops>(k, c, xp, xq);
-        rsa::leave_mont<H, Ops>(xp, xp, k.p.view());  // c mod p, c mod q
-        rsa::leave_mont<H, Ops>(xq, xq, k.q.view());
-        if (const void* fast = s.ifma<H>()) {  // m1 = (c mod p)^dp mod p and m2 = (c mod q)^dq mod q together
-          if constexpr (H == 16 || H == 24 || H == 32) {
-            const auto& crt = *static_cast<const IfmaCrt<64 * H>*>(fast);
-            ifma_mod_exp_x2<64 * H>(xp, xp, k.dp.data(), crt.p, xq, xq, k.dq.data(), crt.q);
-          }
-        } else {
-          s.p.exp(xp, xp, H, true);  // m1 = (c mod p)^dp mod p
-          s.q.exp(xq, xq, H, true);  // m2 = (c mod q)^dq mod q
-        }
-        bn::to_mont<H, Ops>(xp, xp, k.p.view());      // m1 R mod p
-        rsa::crt_combine<N, Ops>(k, xp, xq, m);
-        bn::to_bytes<N>(j.out, k.pubi().size(), m);
-        secure_wipe(c, sizeof c), secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq), secure_wipe(m, sizeof m);
-      });
-    });
+    const CrtState& s = crt_state(k);
+    if (n == 32 && s.ifma<16>())
+      by_size[0].push_back(i);
+    else if (n == 48 && s.ifma<24>())
+      by_size[1].push_back(i);
+    else if (n == 64 && s.ifma<32>())
+      by_size[2].push_back(i);
+    else
+      private_one(jobs[i]);
   }
+  private_mb<16>(jobs, by_size[0]);
+  private_mb<24>(jobs, by_size[1]);
+  private_mb<32>(jobs, by_size[2]);
 }
 
 void cpu_rsa_public(std::span<const engine::RsaPublicJob> jobs) {

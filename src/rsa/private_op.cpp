@@ -4,6 +4,7 @@
 
 #include <openssl/bn.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "engine/thread_pool.hpp"
@@ -173,12 +174,22 @@ void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std
   const auto raw_job = [&](std::size_t i) {
     return engine::RsaPrivateJob{items[i].key, scratch[i].blinded.data(), scratch[i].blinded.data()};
   };
-  if (engine.runs_on_host_threads()) {  // one item per task: blind, the engine's raw operation, check
-    engine::parallel_for(items.size(), threads, [&](std::size_t i) {
-      blind_one(i);
-      const engine::RsaPrivateJob job = raw_job(i);
-      engine.run_rsa_private({&job, 1});
-      finish_one(i);
+  if (engine.runs_on_host_threads()) {
+    // A run of up to kHostRun items per task, as many tasks as threads at least: blind them, the engine's raw
+    // operation on the run at once (the cpu engine signs four at a time with AVX-512 IFMA), check them.
+    constexpr std::size_t kHostRun = 16;
+    const std::size_t workers = threads ? threads : engine::hardware_threads();
+    const std::size_t run = std::clamp<std::size_t>((items.size() + workers - 1) / workers, 1, kHostRun);
+    engine::parallel_for((items.size() + run - 1) / run, threads, [&](std::size_t t) {
+      const std::size_t first = t * run, last = std::min(items.size(), first + run);
+      std::vector<engine::RsaPrivateJob> jobs;
+      jobs.reserve(last - first);
+      for (std::size_t i = first; i < last; ++i) {
+        blind_one(i);
+        jobs.push_back(raw_job(i));
+      }
+      engine.run_rsa_private(jobs);
+      for (std::size_t i = first; i < last; ++i) finish_one(i);
     });
     return;
   }

@@ -339,6 +339,37 @@ TEST_P(RsaEngine, MixedKeyBatches) {
   EXPECT_EQ(bad[1].status, JobStatus::ok);
 }
 
+// Batches large enough for the cpu engine's multi-buffer IFMA kernel (src/cpu/rsa_ifma_mb.hpp: the CRT halves of
+// four signatures of one size class per call): RSA-2048-class jobs under two keys (2048 and 2040 bits, so the lanes
+// of one call hold different primes), RSA-3072 and -4096 jobs, and RSA-1024 jobs (no IFMA kernel) interleaved, so
+// that a run holds full groups, groups with unused lanes and single jobs; on one thread and on two. Every signature
+// must be OpenSSL's.
+TEST_P(RsaEngine, MultiBufferSizedBatchesOfMixedKeys) {
+  std::mt19937_64 rng(8);
+  const TestKey* a = &test_key(2048);
+  const TestKey* b = &test_key(2040);
+  const TestKey* c = &test_key(3072);
+  const TestKey* d = &test_key(4096);
+  const TestKey* e = &test_key(1024);
+  const std::vector<const TestKey*> order = {a, b, c, a, d, b, e, a, c, b, d, a, b, c, d, a, b, c, d, a, c, e};
+  std::vector<bytes> msgs, sigs;
+  for (std::size_t i = 0; i < order.size(); ++i) msgs.push_back(test::random_bytes(rng, 10 + i));
+  for (std::size_t threads : {1u, 2u}) {
+    SCOPED_TRACE(std::to_string(threads) + " thread(s)");
+    sigs.clear();
+    for (const TestKey* k : order) sigs.emplace_back(k->key.size());
+    std::vector<rsa::SignJob> jobs(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) jobs[i] = rsa::SignJob{&order[i]->key, msgs[i], sigs[i]};
+    BatchOptions batch{eng()};
+    batch.threads = threads;
+    const BatchReport r = rsa::sign_batch(jobs, {}, batch);
+    EXPECT_EQ(r.succeeded, order.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      EXPECT_EQ(sigs[i], ossl_sign(order[i]->pkey.get(), msgs[i], HashAlgorithm::sha256, RSA_PKCS1_PADDING))
+          << "job " << i << " (" << order[i]->key.bits() << " bits): " << jobs[i].error;
+  }
+}
+
 // Every private operation draws its blinding pair from the key's pool of jointly inverted random values
 // (src/rsa/private_op.cpp): sign more than two pools' worth (kPool fresh values, each used kRefresh times) with one
 // fresh key, on two threads, so that refills and refreshes happen mid-batch; every signature must be OpenSSL's. A
