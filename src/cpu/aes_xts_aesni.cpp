@@ -103,7 +103,7 @@ class AesniXtsSplitKey final : public engine::XtsSplitKey {
 void aes_xts_aesni_run(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit) {
   (void)spec;  // the key length says AES-128 or AES-256
   AesXtsAesniKey key;
-  aes_xts_aesni_init(key, job.key.data(), job.key.size());
+  aes_xts_aesni_init(key, job.key.data(), job.key.size(), dir == Direction::decrypt);
   const std::size_t len = job.in.size();
   const std::size_t unit = xts_unit == 0 ? len : xts_unit;
   std::uint8_t tweak[kBlock];
@@ -329,7 +329,8 @@ void run(const AesXtsAesniKey& key, const std::uint8_t iv[16], std::uint64_t fir
 
 }  // namespace
 
-void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std::size_t key_len) {
+void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std::size_t key_len,
+                        bool for_decryption) {
   const std::size_t half = key_len / 2;
   key.rounds = half == 16 ? 10 : 14;
   if (half == 16) {
@@ -337,7 +338,7 @@ void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std:
   } else {
     aes_schedule::expand256(key_bytes, key.k1_enc), aes_schedule::expand256(key_bytes + half, key.k2_enc);
   }
-  aes_schedule::inverse_schedule(key.k1_enc, key.rounds, key.k1_dec);
+  if (for_decryption) aes_schedule::inverse_schedule(key.k1_enc, key.rounds, key.k1_dec);
 }
 
 void aes_xts_aesni_crypt(const AesXtsAesniKey& key, Direction dir, const std::uint8_t iv[16],

@@ -17,7 +17,8 @@ namespace cryptaccel::cpu {
 /// goes. Not copyable (one copy of the schedules to wipe).
 struct AesXtsAesniKey {
   alignas(16) std::uint8_t k1_enc[15][16];
-  alignas(16) std::uint8_t k1_dec[15][16];  ///< the equivalent inverse cipher's round keys (AESIMC), in use order
+  alignas(16) std::uint8_t k1_dec[15][16];  ///< the equivalent inverse cipher's round keys (AESIMC), in use order;
+                                            ///< unset when aes_xts_aesni_init was told encryption only
   alignas(16) std::uint8_t k2_enc[15][16];
   int rounds = 0;  ///< 10 (AES-128-XTS) or 14 (AES-256-XTS)
 
@@ -30,8 +31,10 @@ struct AesXtsAesniKey {
 /// Whether this CPU runs the kernel (AES-NI, after CRYPTACCEL_CPU_MASK).
 bool aes_xts_aesni_available();
 
-/// Expands `key` = K1 || K2 (32 bytes: AES-128-XTS, 64 bytes: AES-256-XTS; callers validate the length).
-void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std::size_t key_len);
+/// Expands `key` = K1 || K2 (32 bytes: AES-128-XTS, 64 bytes: AES-256-XTS; callers validate the length); the
+/// decryption schedule (k1_dec) only when `for_decryption` (one call that only encrypts need not pay for it).
+void aes_xts_aesni_init(AesXtsAesniKey& key, const std::uint8_t* key_bytes, std::size_t key_len,
+                        bool for_decryption = true);
 
 /// XTS over `len` bytes of a data unit whose tweak is `iv`, starting at its block `first_block`: in[0..16) is block
 /// first_block of the unit. When len % 16 != 0 the run ends the data unit and its last full block and the partial
