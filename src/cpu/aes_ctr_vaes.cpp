@@ -35,12 +35,6 @@ bool aes_ctr_vaes_serves(const CipherSpec& spec) {
 namespace cryptaccel::cpu {
 namespace {
 
-/// Byte indices that reverse each 16-byte lane: a counter held as two little-endian 64-bit halves (low, high)
-/// becomes the big-endian 128-bit counter block.
-alignas(64) constexpr std::uint8_t kReverseLanes[64] = {
-    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
-
 std::uint64_t load_be64(const std::uint8_t* p) {
   std::uint64_t v = 0;
   for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
@@ -51,29 +45,22 @@ std::uint64_t load_be64(const std::uint8_t* p) {
 template <int Rounds>
 void ctr_stretch(const __m512i* rk, std::uint64_t hi, std::uint64_t lo, const std::uint8_t* in, std::uint8_t* out,
                  std::size_t len) {
-  const __m512i reverse = _mm512_load_si512(kReverseLanes);
-  const __m512i step4 = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-  const __m512i step16 = _mm512_set_epi64(0, 16, 0, 16, 0, 16, 0, 16);
-  const auto h = static_cast<long long>(hi);
-  __m512i c[4];  // the counters of blocks 0-3, 4-7, 8-11, 12-15 of the next sixteen
-  c[0] = _mm512_set_epi64(h, static_cast<long long>(lo + 3), h, static_cast<long long>(lo + 2), h,
-                          static_cast<long long>(lo + 1), h, static_cast<long long>(lo));
-  for (int k = 1; k < 4; ++k) c[k] = _mm512_add_epi64(c[k - 1], step4);
+  vaes::CounterLanes ctr(hi, lo);
   // Sixteen blocks at a time: four independent registers through each round key.
   for (; len >= 256; len -= 256, in += 256, out += 256) {
     __m512i b[4];
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_shuffle_epi8(c[k], reverse);
+    for (int k = 0; k < 4; ++k) b[k] = ctr.blocks(k);
     vaes::rounds<Rounds, true, 4>(b, rk);
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 4; ++k)
       _mm512_storeu_si512(out + 64 * k, _mm512_xor_si512(b[k], _mm512_loadu_si512(in + 64 * k)));
-      c[k] = _mm512_add_epi64(c[k], step16);
-    }
+    ctr.advance16();
   }
-  // The rest, four blocks at a time, the last piece through masked loads and stores (no read or write past len).
-  for (; len > 0; c[0] = _mm512_add_epi64(c[0], step4)) {
+  // The rest (under 256 bytes), four blocks at a time, the last piece through masked loads and stores (no read or
+  // write past len).
+  for (int k = 0; len > 0; ++k) {
     const std::size_t n = std::min<std::size_t>(len, 64);
     const __mmask64 bytes = n == 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1;
-    __m512i keystream = _mm512_shuffle_epi8(c[0], reverse);
+    __m512i keystream = ctr.blocks(k);
     vaes::rounds<Rounds, true, 1>(&keystream, rk);
     _mm512_mask_storeu_epi8(out, bytes, _mm512_xor_si512(keystream, _mm512_maskz_loadu_epi8(bytes, in)));
     len -= n, in += n, out += n;

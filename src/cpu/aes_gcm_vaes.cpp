@@ -42,12 +42,6 @@ namespace {
 
 constexpr std::size_t kBlock = 16;
 
-/// Byte indices that reverse each 16-byte lane: a counter held as two little-endian 64-bit halves (low, high)
-/// becomes the big-endian 128-bit counter block (as in aes_ctr_vaes.cpp).
-alignas(64) constexpr std::uint8_t kReverseLanes[64] = {
-    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
-    15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
-
 /// The mask of the first n (0..64) bytes of a register.
 inline __mmask64 first_bytes(std::size_t n) { return n >= 64 ? ~__mmask64{0} : (__mmask64{1} << n) - 1; }
 
@@ -57,36 +51,18 @@ struct Keys {
   const GhashPclmulKey* gk;
 };
 
-/// Counter blocks in 64-bit lanes (low half, high half of each 128-bit counter, little-endian): blocks 4k..4k+3 of
-/// the next sixteen in c[k].
-struct Counters {
-  __m512i c[4];
-  Counters(std::uint64_t hi, std::uint64_t lo) {
-    const auto h = static_cast<long long>(hi);
-    c[0] = _mm512_set_epi64(h, static_cast<long long>(lo + 3), h, static_cast<long long>(lo + 2), h,
-                            static_cast<long long>(lo + 1), h, static_cast<long long>(lo));
-    const __m512i step4 = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-    for (int k = 1; k < 4; ++k) c[k] = _mm512_add_epi64(c[k - 1], step4);
-  }
-  void advance16() {
-    const __m512i step16 = _mm512_set_epi64(0, 16, 0, 16, 0, 16, 0, 16);
-    for (__m512i& v : c) v = _mm512_add_epi64(v, step16);
-  }
-};
-
 /// The last 1..16 blocks of a stretch (len 1..256 bytes) in R = ceil(len / 64) registers: counter mode through
 /// masked loads and stores (nothing read or written past len) and, when Hash, the ciphertext into y, zero-padded as
 /// GCM pads it.
 template <int Rounds, bool Encrypt, bool Hash, int R>
-void tail(const Keys& keys, const Counters& ctr, const std::uint8_t* in, std::uint8_t* out, std::size_t len,
-          __m128i& y) {
-  const __m512i reverse = _mm512_load_si512(kReverseLanes);
+void tail(const Keys& keys, const vaes::CounterLanes& ctr, const std::uint8_t* in, std::uint8_t* out,
+          std::size_t len, __m128i& y) {
   __m512i b[R], data[R];  // keystream; the input, then (encrypting) the output
   __mmask64 m[R];
   for (int r = 0; r < R; ++r) {
     const std::size_t at = 64 * static_cast<std::size_t>(r);
     m[r] = first_bytes(len - at);
-    b[r] = _mm512_shuffle_epi8(ctr.c[r], reverse);
+    b[r] = ctr.blocks(r);
     data[r] = _mm512_maskz_loadu_epi8(m[r], in + at);
   }
   if constexpr (Hash && !Encrypt) {
@@ -120,13 +96,12 @@ void tail(const Keys& keys, const Counters& ctr, const std::uint8_t* in, std::ui
 template <int Rounds, bool Encrypt, bool Hash>
 void stretch(const Keys& keys, std::uint64_t hi, std::uint64_t lo, const std::uint8_t* in, std::uint8_t* out,
              std::size_t len, __m128i& y) {
-  const __m512i reverse = _mm512_load_si512(kReverseLanes);
-  Counters ctr(hi, lo);
+  vaes::CounterLanes ctr(hi, lo);
   ghash::Powers4 p[4];
   if (Hash && len >= 256) ghash::load_powers4<4>(*keys.gk, 16, p);
   for (; len >= 256; len -= 256, in += 256, out += 256) {
     __m512i b[4], x[4];
-    for (int k = 0; k < 4; ++k) b[k] = _mm512_shuffle_epi8(ctr.c[k], reverse);
+    for (int k = 0; k < 4; ++k) b[k] = ctr.blocks(k);
     if constexpr (!Encrypt) {  // the ciphertext is the input: hash it before the output may overwrite it
       for (int k = 0; k < 4; ++k) x[k] = _mm512_loadu_si512(in + 64 * k);
       if constexpr (Hash) {
