@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "algo/bits.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/cpu_features.hpp"
@@ -34,12 +35,6 @@ bool aes_ctr_vaes_serves(const CipherSpec& spec) {
 
 namespace cryptaccel::cpu {
 namespace {
-
-std::uint64_t load_be64(const std::uint8_t* p) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = v << 8 | p[i];
-  return v;
-}
 
 /// CTR over `len` bytes from counter (hi, lo), whose low half does not wrap before the last block.
 template <int Rounds>
@@ -72,7 +67,7 @@ void ctr(const std::uint8_t round_keys[15][16], const std::uint8_t iv[16], const
          std::size_t len) {
   __m512i rk[15];
   vaes::broadcast_schedule<Rounds>(round_keys, rk);
-  std::uint64_t hi = load_be64(iv), lo = load_be64(iv + 8);
+  std::uint64_t hi = algo::load_be64(iv), lo = algo::load_be64(iv + 8);
   while (len > 0) {
     // Blocks until the low half wraps (2^64 - lo; lo == 0: more than any length).
     const std::uint64_t until_wrap = 0 - lo;
