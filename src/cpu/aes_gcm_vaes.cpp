@@ -65,28 +65,22 @@ void tail(const Keys& keys, const vaes::CounterLanes& ctr, const std::uint8_t* i
     b[r] = ctr.blocks(r);
     data[r] = _mm512_maskz_loadu_epi8(m[r], in + at);
   }
-  if constexpr (Hash && !Encrypt) {
+  // y absorbs the ciphertext in data[] (zero past len): the input when decrypting, the output when encrypting.
+  const auto hash_data = [&] {
     ghash::Powers4 p[R];
-    const int n = static_cast<int>((len + kBlock - 1) / kBlock);
-    ghash::load_powers4<R>(*keys.gk, n, p);
+    ghash::load_powers4<R>(*keys.gk, static_cast<int>((len + kBlock - 1) / kBlock), p);
     __m512i x[R];
     for (int r = 0; r < R; ++r) x[r] = ghash::reflect4(data[r]);
     y = ghash::absorb4<R>(p, y, x);
-  }
+  };
+  if constexpr (Hash && !Encrypt) hash_data();
   vaes::rounds<Rounds, true, R>(b, keys.rk);
   for (int r = 0; r < R; ++r) {
     const __m512i o = _mm512_maskz_mov_epi8(m[r], _mm512_xor_si512(b[r], data[r]));
     _mm512_mask_storeu_epi8(out + 64 * static_cast<std::size_t>(r), m[r], o);
     if constexpr (Encrypt) data[r] = o;
   }
-  if constexpr (Hash && Encrypt) {
-    ghash::Powers4 p[R];
-    const int n = static_cast<int>((len + kBlock - 1) / kBlock);
-    ghash::load_powers4<R>(*keys.gk, n, p);
-    __m512i x[R];
-    for (int r = 0; r < R; ++r) x[r] = ghash::reflect4(data[r]);
-    y = ghash::absorb4<R>(p, y, x);
-  }
+  if constexpr (Hash && Encrypt) hash_data();
   for (__m512i& v : b) v = _mm512_setzero_si512();  // keystream
 }
 
