@@ -41,6 +41,7 @@ CpuFeatures detect() {
     f.avx512vl = f.avx512f && (b & (1u << 31));
     f.avx512ifma = f.avx512f && (b & (1u << 21));
     f.sha_ni = b & (1u << 29);
+    f.bmi1 = b & (1u << 3);
     f.bmi2 = b & (1u << 8);
     f.adx = b & (1u << 19);
     f.gfni = c & (1u << 8);
@@ -68,6 +69,7 @@ void mask(CpuFeatures& f) {
     if (name == "vpclmulqdq") f.vpclmulqdq = false;
     if (name == "sha_ni") f.sha_ni = false;
     if (name == "gfni") f.gfni = false;
+    if (name == "bmi1") f.bmi1 = false;
     if (name == "bmi2") f.bmi2 = false;
     if (name == "adx") f.adx = false;
     list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
@@ -86,7 +88,8 @@ std::string CpuFeatures::names() const {
   add(aesni, "aesni"), add(pclmulqdq, "pclmulqdq"), add(ssse3, "ssse3"), add(avx, "avx"), add(avx2, "avx2");
   add(avx512f, "avx512f"), add(avx512bw, "avx512bw"), add(avx512vl, "avx512vl"), add(avx512ifma, "avx512ifma");
   add(vaes, "vaes");
-  add(vpclmulqdq, "vpclmulqdq"), add(sha_ni, "sha_ni"), add(gfni, "gfni"), add(bmi2, "bmi2"), add(adx, "adx");
+  add(vpclmulqdq, "vpclmulqdq"), add(sha_ni, "sha_ni"), add(gfni, "gfni");
+  add(bmi1, "bmi1"), add(bmi2, "bmi2"), add(adx, "adx");
   return s;
 }
 

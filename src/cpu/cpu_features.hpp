@@ -19,6 +19,7 @@ struct CpuFeatures {
   bool vpclmulqdq = false;  ///< vector carry-less multiply
   bool sha_ni = false;      ///< SHA-1/SHA-256 extensions
   bool gfni = false;        ///< Galois-field affine instructions
+  bool bmi1 = false;        ///< ANDN among others (CPUID.7:EBX.BMI1)
   bool bmi2 = false;        ///< MULX among others (CPUID.7:EBX.BMI2)
   bool adx = false;         ///< ADCX/ADOX: add with carry through CF or OF only (CPUID.7:EBX.ADX)
 

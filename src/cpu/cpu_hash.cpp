@@ -73,6 +73,20 @@ void portable_blocks(HashAlgorithm algorithm, std::uint64_t state[25], const std
   algo::hash_blocks(engine::to_variant(algorithm), state, blocks, n);
 }
 
+/// The portable block functions compiled for BMI1/BMI2 (ANDN for Keccak's chi, RORX for its rotations): 20% fewer
+/// cycles per Keccak-f[1600] than the generic x86-64 build, and ahead of OpenSSL's EVP SHA-3 below about 256 bytes
+/// (909 vs 940 TSC cycles for a 16-byte SHA3-256 on the Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes; 6364 vs
+/// 5999 at 1 KiB, where OpenSSL's assembly permutation wins). `flatten` inlines the header's code, so it is
+/// compiled for these features here.
+__attribute__((target("bmi,bmi2"), flatten)) void bmi_blocks(HashAlgorithm algorithm, std::uint64_t state[25],
+                                                             const std::uint8_t* blocks, std::size_t n) {
+  algo::hash_blocks(engine::to_variant(algorithm), state, blocks, n);
+}
+bool has_bmi(const CpuFeatures& f) { return f.bmi1 && f.bmi2; }
+
+/// One Keccak message shorter than this goes through bmi_blocks rather than OpenSSL (see there).
+constexpr std::size_t kKeccakBmiBelowBytes = 256;
+
 void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
   std::uint32_t h[8];
   for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint32_t>(state[i]);
@@ -109,6 +123,17 @@ void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, st
 void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes = 0) {
   if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) {
     run_one_by_one(&shani_blocks, algorithm, jobs, min_bytes);
+  } else if (family_of(algorithm) == HashFamily::keccak && has_bmi(cpu_features())) {
+    // Short messages on bmi_blocks, long ones on OpenSSL's permutation.
+    for (HashJob& job : jobs) {
+      if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
+      const std::span<HashJob> one(&job, 1);
+      if (job.in.size() < kKeccakBmiBelowBytes || !openssl_digest_supports(algorithm)) {
+        run_one_by_one(&bmi_blocks, algorithm, one);
+      } else {
+        openssl_digest_run(algorithm, one);
+      }
+    }
   } else if (openssl_digest_supports(algorithm)) {
     openssl_digest_run(algorithm, jobs, min_bytes);
   } else {
@@ -193,6 +218,7 @@ void cpu_hash_batch(HashAlgorithm algorithm, std::span<HashJob> jobs) {
 
 engine::Engine::HashBlocksFn cpu_hash_blocks_function(HashAlgorithm algorithm) {
   if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) return &shani_blocks;
+  if (has_bmi(cpu_features())) return &bmi_blocks;
   return &portable_blocks;
 }
 
