@@ -158,12 +158,14 @@ void private_one(const engine::RsaPrivateJob& j) {
 
 /// Signatures per multi-buffer call: the p- and q-halves of four jobs fill its eight lanes.
 constexpr std::size_t kMbJobs = kIfmaMbLanes / 2;
-/// The fewest jobs of one size worth a multi-buffer call with lanes left unused (fewer go to the x2 kernel one by
-/// one): one call costs about as much as kMbMinJobs x2 calls (measured on the Xeon of bench/results/2026-11-28-*).
-constexpr std::size_t kMbMinJobs = 3;
+/// The fewest jobs of one size (H-limb primes) worth a multi-buffer call with lanes left unused; fewer go to the x2
+/// kernel one by one. One mb8 call costs about 1.5 x2 calls at 1024 bits, 2.2 at 1536 and 2.7 at 2048 (min of 300
+/// calls each on the Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes/rsa-mb).
+template <std::size_t H>
+constexpr std::size_t kMbMinJobs = H == 16 ? 2 : 3;
 
 /// The jobs `idx` (keys with IFMA CRT halves of H limbs) through ifma_mod_exp_mb8, four per call (eight CRT halves,
-/// lanes p0 q0 p1 q1 ...); a last group of fewer than kMbMinJobs one by one. Blinding and the result check stay
+/// lanes p0 q0 p1 q1 ...); a last group of fewer than kMbMinJobs<H> one by one. Blinding and the result check stay
 /// around this, in src/rsa/private_op.cpp, as for the per-job path.
 template <std::size_t H>
 void private_mb(std::span<const engine::RsaPrivateJob> jobs, const std::vector<std::size_t>& idx) {
@@ -173,7 +175,7 @@ void private_mb(std::span<const engine::RsaPrivateJob> jobs, const std::vector<s
     limb xp[kMbJobs][H], xq[kMbJobs][H];
     for (std::size_t first = 0; first < idx.size(); first += kMbJobs) {
       const std::size_t n = std::min(kMbJobs, idx.size() - first);
-      if (n < kMbMinJobs) {
+      if (n < kMbMinJobs<H>) {
         for (std::size_t i = first; i < idx.size(); ++i) private_one(jobs[idx[i]]);
         break;
       }
@@ -199,7 +201,7 @@ void private_mb(std::span<const engine::RsaPrivateJob> jobs, const std::vector<s
 }  // namespace
 
 void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
-  if (jobs.size() < kMbMinJobs || !ifma_available()) {
+  if (jobs.size() < 2 || !ifma_available()) {
     for (const engine::RsaPrivateJob& j : jobs) private_one(j);
     return;
   }
