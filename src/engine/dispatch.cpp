@@ -53,7 +53,7 @@ bool below_one_piece(std::span<Job> jobs) {
 
 template <class Job>
 std::size_t run_target(std::span<Job> jobs, std::size_t threads) {
-  return std::max<std::size_t>(kMinPieceBytes, batch_cost(jobs) / (threads * 4));
+  return std::max<std::size_t>(kMinPieceBytes, batch_cost(jobs) / (threads * kPiecesPerThread));
 }
 
 void add_chunks(const CipherSpec& spec, std::span<CipherJob> jobs, std::size_t target, std::vector<Chunk>& out) {

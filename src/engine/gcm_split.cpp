@@ -10,6 +10,7 @@
 #include "algo/block_modes.hpp"
 #include "algo/ghash.hpp"
 #include "api/ct.hpp"
+#include "engine/job_split.hpp"
 #include "engine/thread_pool.hpp"
 
 namespace cryptaccel::engine {
@@ -161,19 +162,20 @@ void run_split_gcm_job(const GcmSplitKey& key, Direction dir, CipherJob& job, st
 void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                    std::size_t threads) {
   if (spec.mode != Mode::gcm || threads < 2) return;
-  // As SplitPlan does for the other modes: about four pieces per thread over the whole batch. A job is split only
+  // As SplitPlan does for the other modes: kPiecesPerThread (job_split.hpp) over the whole batch. A job is split only
   // when it would make at least two pieces, so a batch of many similar jobs keeps one job per thread (no split cost).
   std::size_t total = 0;
   for (const CipherJob& job : jobs)
     if (job.status == JobStatus::pending) total += job.in.size();
-  const std::size_t piece = std::max(kGcmMinChunkBytes, total / (threads * 4));
+  const std::size_t piece = std::max(kGcmMinChunkBytes, total / (threads * kPiecesPerThread));
   const std::size_t min_bytes = std::max(gcm_split_min_bytes(spec.cipher), 2 * piece);
   for (CipherJob& job : jobs) {
     if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
     const auto key = engine.gcm_split_key(spec.cipher, job.key);
     if (!key) return;  // the engine does not split GCM
-    // Chunks of this job: about four per thread, to balance uneven progress.
-    run_split_gcm_job(*key, dir, job, threads, std::max(kGcmMinChunkBytes, job.in.size() / (threads * 4)));
+    // Chunks of this job: kPiecesPerThread per thread, to balance uneven progress.
+    run_split_gcm_job(*key, dir, job, threads,
+                      std::max(kGcmMinChunkBytes, job.in.size() / (threads * kPiecesPerThread)));
   }
 }
 

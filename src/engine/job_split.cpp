@@ -28,8 +28,8 @@ SplitPlan::SplitPlan(const CipherSpec& spec, Direction dir, std::span<CipherJob>
   const bool mode_splits = threads > 1 && splittable(spec, dir, xts_unit);
   std::size_t total = 0;
   for (const CipherJob& job : jobs) total += job.in.size();
-  // About four pieces per thread over the whole batch balances uneven jobs without shredding small ones.
-  const std::size_t per_piece = std::max(kMinPieceBytes, total / (threads * 4));
+  // kPiecesPerThread over the whole batch balances uneven jobs without shredding small ones.
+  const std::size_t per_piece = std::max(kMinPieceBytes, total / (threads * kPiecesPerThread));
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     const CipherJob& job = jobs[i];
     if (job.status != JobStatus::pending) continue;

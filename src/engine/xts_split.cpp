@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 
+#include "engine/job_split.hpp"
 #include "engine/thread_pool.hpp"
 
 namespace cryptaccel::engine {
@@ -42,15 +43,15 @@ void run_split_xts(const Engine& engine, const CipherSpec& spec, Direction dir, 
   std::size_t total = 0;
   for (const CipherJob& job : jobs)
     if (job.status == JobStatus::pending) total += job.in.size();
-  const std::size_t piece = std::max(kXtsMinPieceBytes, total / (threads * 4));
+  const std::size_t piece = std::max(kXtsMinPieceBytes, total / (threads * kPiecesPerThread));
   const std::size_t min_bytes = std::max(kXtsSplitMinBytes, 2 * piece);
   for (CipherJob& job : jobs) {
     const std::size_t len = job.in.size();
     if (job.status != JobStatus::pending || len < min_bytes || (xts_unit != 0 && xts_unit < len)) continue;
     const auto key = engine.xts_split_key(spec.cipher, job.key);
     if (!key) return;  // the engine does not split XTS (or lacks the instructions)
-    // Pieces of this job: about four per thread, to balance uneven progress.
-    run_split_xts_job(*key, dir, job, threads, std::max(kXtsMinPieceBytes, len / (threads * 4)));
+    // Pieces of this job: kPiecesPerThread per thread, to balance uneven progress.
+    run_split_xts_job(*key, dir, job, threads, std::max(kXtsMinPieceBytes, len / (threads * kPiecesPerThread)));
   }
 }
 
