@@ -4,13 +4,14 @@
 #   run(command="bench/gpu/first_light.sh", carry=[".carry/first-light"], timeout_s=420)
 # Order: correctness first (every GPU test at once, the processes sharing the GPU: cryptaccel_cuda_tests, the engine
 # suites on cuda and cuda-ttable in shards, the RSA suites with each kernel variant, cryptaccel.cuda with PyTorch and
-# CuPy), then the figures with short timings (cryptaccel_cuda_bench, SHA-crypt, RSA, hashcat -b on the same GPU),
+# CuPy), then the figures with short timings (cryptaccel_cuda_bench, SHA-crypt, RSA, the crossover, file encryption
+# through the streaming pipeline against the PCIe bound (stream_bench.py), hashcat -b on the same GPU),
 # GPU power, clocks and utilisation sampled every 100 ms all along. Each phase gets at most its own cap and what is
 # left of FIRST_LIGHT_SECONDS (default 330), so the script ends on its own inside the call's limit.
 # $OUT gets at most 8 files (the device tool's limit), each written as the run goes so that a cut-off run still
 # returns them: summary.txt, machine.txt, tests.log, bench.txt, rsa.txt, power.csv, results.tar.gz (JSON rows and
 # every separate log), and the summary is printed last.
-# Arguments: the phases to run, of tests, bench, rsa, crossover, hashcat (default: all, in that order). For a second,
+# Arguments: the phases to run, of tests, bench, rsa, crossover, stream, hashcat (default: all, in that order). For a second,
 # shorter call, the environment narrows them: FIRST_LIGHT_CUDA_FILTER and FIRST_LIGHT_ENGINE_FILTER (GoogleTest
 # filters for cryptaccel_cuda_tests and the engine suites), FIRST_LIGHT_RSA_ARGS (cryptaccel_rsa_bench's sizes),
 # FIRST_LIGHT_HASHCAT_SECONDS (the cap of each hashcat -b, which compiles its kernels through NVRTC first),
@@ -25,7 +26,7 @@ work=$(mktemp -d)
 logs=$work/logs
 mkdir -p "$logs"
 status=0
-phases=" ${*:-tests bench rsa crossover hashcat} "
+phases=" ${*:-tests bench rsa crossover stream hashcat} "
 want() { [[ $phases == *" $1 "* ]]; }
 
 log() { echo "[$(date -u +%H:%M:%S) +${SECONDS}s] $*" | tee -a "$out/summary.txt"; }
@@ -127,6 +128,16 @@ if want crossover; then
   # Where the GPU starts to pay, per kind of request: the break-even sizes of src/cuda/auto_break_even.hpp.
   bench 150 "$out/bench.txt" "$bin/cryptaccel_crossover_bench" --max-seconds "${FIRST_LIGHT_CROSSOVER_SECONDS:-4}"
   grep '^crossover' "$out/bench.txt" | tee -a "$out/summary.txt"
+fi
+if want stream; then
+  # Issue 22's cuda figure: file encryption through the streaming pipeline against the PCIe duplex bound.
+  if [ -d "$work/python/cryptaccel" ]; then
+    bench 60 "$out/bench.txt" env PYTHONPATH="$work/python" python3 bench/gpu/stream_bench.py --gib 4 --runs 3 \
+      --dir /dev/shm --json "$logs/stream.json"
+    grep -E '^(PCIe|aes-)' "$out/bench.txt" | tee -a "$out/summary.txt"
+  else
+    log "stream: no extension in $carry"
+  fi
 fi
 # hashcat on the same GPU: the machine's, or the portable copy (CUDA backend through the toolkit's libnvrtc).
 if want hashcat; then
