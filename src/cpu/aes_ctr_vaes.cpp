@@ -1,9 +1,10 @@
 // See aes_ctr_vaes.hpp.
 #include "cpu/aes_ctr_vaes.hpp"
 
-// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
+// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -W(maybe-)uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 #include <algorithm>
@@ -25,7 +26,8 @@ bool aes_ctr_vaes_available() {
 bool aes_ctr_vaes_serves(const CipherSpec& spec) {
   static const bool available = aes_ctr_vaes_available();
   return available && spec.mode == Mode::ctr &&
-         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes256);
+         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 ||
+          spec.cipher == BlockCipher::aes256);
 }
 
 }  // namespace cryptaccel::cpu
@@ -84,16 +86,12 @@ void ctr(const std::uint8_t round_keys[15][16], const std::uint8_t iv[16], const
 
 }  // namespace
 
-void aes_ctr_vaes_run(const CipherSpec& spec, CipherJob& job) {
+void aes_ctr_vaes_run(const CipherSpec&, CipherJob& job) {
   alignas(16) std::uint8_t rk[15][16];
   const std::size_t len = job.in.size();
-  if (spec.cipher == BlockCipher::aes128) {
-    aes_schedule::expand128(job.key.data(), rk);
-    ctr<10>(rk, job.iv.data(), job.in.data(), job.out.data(), len);
-  } else {
-    aes_schedule::expand256(job.key.data(), rk);
-    ctr<14>(rk, job.iv.data(), job.in.data(), job.out.data(), len);
-  }
+  aes_schedule::with_rounds(aes_schedule::expand(job.key.data(), job.key.size(), rk), [&](auto rounds) {
+    ctr<decltype(rounds)::value>(rk, job.iv.data(), job.in.data(), job.out.data(), len);
+  });
   secure_wipe(rk, sizeof rk);
   job.out_len = len;
   job.status = JobStatus::ok;

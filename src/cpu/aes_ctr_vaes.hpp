@@ -1,4 +1,4 @@
-// AES-128/256 in CTR mode (the 128-bit big-endian counter of OpenSSL's EVP_aes_*_ctr and SP 800-38A) with VAES on
+// AES-128/192/256 in CTR mode (the 128-bit big-endian counter of OpenSSL's EVP_aes_*_ctr and SP 800-38A) with VAES on
 // AVX-512: four blocks per instruction, sixteen in flight (four ZMM registers through each round key), against
 // OpenSSL 3.0's AES-NI CTR that runs one block per instruction. The counter blocks are made in 64-bit lanes (the
 // counter's low half counts, its high half waits) and byte-swapped into place; where the low half would wrap inside a
@@ -16,10 +16,10 @@ namespace cryptaccel::cpu {
 /// True when the CPU has AES-NI, AVX-512 F/BW and VAES (and CRYPTACCEL_CPU_MASK hides none of them).
 bool aes_ctr_vaes_available();
 
-/// Whether this kernel serves `spec` (AES-128 or AES-256 in CTR) here.
+/// Whether this kernel serves `spec` (AES-128, -192 or -256 in CTR) here.
 bool aes_ctr_vaes_serves(const CipherSpec& spec);
 
-/// Runs one pending, validated CTR job (key of 16 or 32 bytes, 16-byte IV, out at least in's size; in == out
+/// Runs one pending, validated CTR job (key of 16, 24 or 32 bytes, 16-byte IV, out at least in's size; in == out
 /// allowed) and sets its status. Call only when aes_ctr_vaes_serves(spec).
 void aes_ctr_vaes_run(const CipherSpec& spec, CipherJob& job);
 

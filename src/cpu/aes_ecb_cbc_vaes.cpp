@@ -1,7 +1,7 @@
 // See aes_ecb_cbc_vaes.hpp.
 #include "cpu/aes_ecb_cbc_vaes.hpp"
 
-// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
+// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -W(maybe-)uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -26,18 +26,18 @@ bool vaes_available() {
   return available;
 }
 
-bool aes128_or_256(const CipherSpec& spec) {
-  return spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes256;
+bool is_aes(const CipherSpec& spec) {
+  return spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 || spec.cipher == BlockCipher::aes256;
 }
 
 }  // namespace
 
 bool aes_cbc_vaes_serves(const CipherSpec& spec) {
-  return vaes_available() && spec.mode == Mode::cbc && aes128_or_256(spec);
+  return vaes_available() && spec.mode == Mode::cbc && is_aes(spec);
 }
 
 bool aes_ecb_cbc_vaes_serves(const CipherSpec& spec) {
-  return vaes_available() && (spec.mode == Mode::ecb || spec.mode == Mode::cbc) && aes128_or_256(spec);
+  return vaes_available() && (spec.mode == Mode::ecb || spec.mode == Mode::cbc) && is_aes(spec);
 }
 
 }  // namespace cryptaccel::cpu
@@ -168,12 +168,9 @@ void run_job(const CipherSpec& spec, Direction dir, CipherJob& job, const std::u
 
 void aes_ecb_cbc_vaes_run(const CipherSpec& spec, Direction dir, CipherJob& job) {
   alignas(16) std::uint8_t ek[15][16], dk[15][16];
-  const bool aes128 = job.key.size() == 16;
-  if (aes128) aes_schedule::expand128(job.key.data(), ek);
-  else aes_schedule::expand256(job.key.data(), ek);
-  if (dir == Direction::decrypt) aes_schedule::inverse_schedule(ek, aes128 ? 10 : 14, dk);
-  if (aes128) run_job<10>(spec, dir, job, ek, dk);
-  else run_job<14>(spec, dir, job, ek, dk);
+  const int rounds = aes_schedule::expand(job.key.data(), job.key.size(), ek);
+  if (dir == Direction::decrypt) aes_schedule::inverse_schedule(ek, rounds, dk);
+  aes_schedule::with_rounds(rounds, [&](auto r) { run_job<decltype(r)::value>(spec, dir, job, ek, dk); });
   secure_wipe(ek, sizeof ek);
   secure_wipe(dk, sizeof dk);
 }
@@ -181,15 +178,9 @@ void aes_ecb_cbc_vaes_run(const CipherSpec& spec, Direction dir, CipherJob& job)
 void aes_cbc_vaes_decrypt(bytes_view key, const std::uint8_t iv[16], const std::uint8_t* in, std::uint8_t* out,
                           std::size_t len) {
   alignas(16) std::uint8_t ek[15][16], dk[15][16];
-  if (key.size() == 16) {
-    aes_schedule::expand128(key.data(), ek);
-    aes_schedule::inverse_schedule(ek, 10, dk);
-    cbc_decrypt<10>(dk, iv, in, out, len);
-  } else {
-    aes_schedule::expand256(key.data(), ek);
-    aes_schedule::inverse_schedule(ek, 14, dk);
-    cbc_decrypt<14>(dk, iv, in, out, len);
-  }
+  const int rounds = aes_schedule::expand(key.data(), key.size(), ek);
+  aes_schedule::inverse_schedule(ek, rounds, dk);
+  aes_schedule::with_rounds(rounds, [&](auto r) { cbc_decrypt<decltype(r)::value>(dk, iv, in, out, len); });
   secure_wipe(ek, sizeof ek);
   secure_wipe(dk, sizeof dk);
 }

@@ -1,9 +1,10 @@
 // See aes_gcm_vaes.hpp.
 #include "cpu/aes_gcm_vaes.hpp"
 
-// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
+// GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -W(maybe-)uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 #include <algorithm>
@@ -29,7 +30,8 @@ bool aes_gcm_vaes_available() {
 bool aes_gcm_vaes_serves(const CipherSpec& spec) {
   static const bool available = aes_gcm_vaes_available();
   return available && spec.mode == Mode::gcm &&
-         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes256);
+         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 ||
+          spec.cipher == BlockCipher::aes256);
 }
 
 }  // namespace cryptaccel::cpu
@@ -151,15 +153,8 @@ __m512i encrypt4(const Keys& keys, __m512i blocks) {
   return blocks;
 }
 
-/// The AES schedule of a 16- or 32-byte key; returns the number of rounds.
-int expand(bytes_view key, std::uint8_t rk[15][16]) {
-  if (key.size() == 16) {
-    aes_schedule::expand128(key.data(), rk);
-    return 10;
-  }
-  aes_schedule::expand256(key.data(), rk);
-  return 14;
-}
+/// The AES schedule of a 16-, 24- or 32-byte key; returns the number of rounds.
+int expand(bytes_view key, std::uint8_t rk[15][16]) { return aes_schedule::expand(key.data(), key.size(), rk); }
 
 /// Blocks of `len` bytes, rounded up.
 std::size_t blocks_of(std::size_t len) { return (len + kBlock - 1) / kBlock; }
@@ -234,12 +229,8 @@ class VaesGcmSplitKey final : public engine::GcmSplitKey {
  public:
   explicit VaesGcmSplitKey(bytes_view key) : rounds_(expand(key, rk_)) {
     alignas(64) std::uint8_t h[64] = {};
-    with_keys([&](const Keys& keys) {
-      if (rounds_ == 10) {
-        _mm512_store_si512(h, encrypt4<10>(keys, _mm512_setzero_si512()));
-      } else {
-        _mm512_store_si512(h, encrypt4<14>(keys, _mm512_setzero_si512()));
-      }
+    with_keys([&](const Keys& keys, auto rounds) {
+      _mm512_store_si512(h, encrypt4<decltype(rounds)::value>(keys, _mm512_setzero_si512()));
     });
     ghash_pclmul_init(gk_, h);
     secure_wipe(h, sizeof h);
@@ -248,9 +239,8 @@ class VaesGcmSplitKey final : public engine::GcmSplitKey {
 
   void encrypt_block(const std::uint8_t in[16], std::uint8_t out[16]) const override {
     alignas(64) std::uint8_t b[64];
-    with_keys([&](const Keys& keys) {
-      const __m512i x = _mm512_zextsi128_si512(ghash::load(in));
-      _mm512_store_si512(b, rounds_ == 10 ? encrypt4<10>(keys, x) : encrypt4<14>(keys, x));
+    with_keys([&](const Keys& keys, auto rounds) {
+      _mm512_store_si512(b, encrypt4<decltype(rounds)::value>(keys, _mm512_zextsi128_si512(ghash::load(in))));
     });
     std::memcpy(out, b, 16);
     secure_wipe(b, sizeof b);
@@ -275,28 +265,23 @@ class VaesGcmSplitKey final : public engine::GcmSplitKey {
   }
 
  private:
-  /// Calls f with the schedule broadcast to registers (wiped afterwards).
+  /// Calls f(keys, rounds) with the schedule broadcast to registers (wiped afterwards) and the round count as an
+  /// std::integral_constant.
   template <typename F>
   void with_keys(F&& f) const {
-    Keys keys;
-    keys.gk = &gk_;
-    if (rounds_ == 10) {
-      vaes::broadcast_schedule<10>(rk_, keys.rk);
-    } else {
-      vaes::broadcast_schedule<14>(rk_, keys.rk);
-    }
-    f(keys);
-    vaes::wipe_schedule(keys.rk);
+    aes_schedule::with_rounds(rounds_, [&](auto rounds) {
+      Keys keys;
+      keys.gk = &gk_;
+      vaes::broadcast_schedule<decltype(rounds)::value>(rk_, keys.rk);
+      f(keys, rounds);
+      vaes::wipe_schedule(keys.rk);
+    });
   }
   template <bool Encrypt, bool Hash>
   void dispatch(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out, std::size_t len,
                 std::uint8_t* hash) const {
-    with_keys([&](const Keys& keys) {
-      if (rounds_ == 10) {
-        crypt<10, Encrypt, Hash>(keys, counter, in, out, len, hash);
-      } else {
-        crypt<14, Encrypt, Hash>(keys, counter, in, out, len, hash);
-      }
+    with_keys([&](const Keys& keys, auto rounds) {
+      crypt<decltype(rounds)::value, Encrypt, Hash>(keys, counter, in, out, len, hash);
     });
   }
 
@@ -309,11 +294,7 @@ class VaesGcmSplitKey final : public engine::GcmSplitKey {
 
 void aes_gcm_vaes_run(const CipherSpec&, Direction dir, CipherJob& job) {
   alignas(16) std::uint8_t rk[15][16];
-  if (expand(job.key, rk) == 10) {
-    run_job<10>(rk, dir, job);
-  } else {
-    run_job<14>(rk, dir, job);
-  }
+  aes_schedule::with_rounds(expand(job.key, rk), [&](auto rounds) { run_job<decltype(rounds)::value>(rk, dir, job); });
   secure_wipe(rk, sizeof rk);
 }
 

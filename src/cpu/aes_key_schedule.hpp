@@ -1,11 +1,16 @@
-// AES-128 and AES-256 key expansion (FIPS-197 §5.2) with AESENCLAST, and the inverse schedule, for the cpu engine's
-// own AES-NI and VAES kernels (aes_xts_aesni.cpp, aes_ctr_vaes.cpp, aes_ecb_cbc_vaes.cpp, aes_gcm_vaes.cpp): round
-// keys as the AESENC instructions take them, 16 bytes each. Include only from a translation unit compiled for AES-NI
-// (its functions are under #pragma GCC target("aes")).
+// AES-128, AES-192 and AES-256 key expansion (FIPS-197 §5.2) with AESENCLAST, and the inverse schedule, for the cpu
+// engine's own AES-NI and VAES kernels (aes_xts_aesni.cpp, aes_ctr_vaes.cpp, aes_ecb_cbc_vaes.cpp, aes_gcm_vaes.cpp):
+// round keys as the AESENC instructions take them, 16 bytes each. Include only from a translation unit compiled for
+// AES-NI (its functions are under #pragma GCC target("aes")).
 #pragma once
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cryptaccel/types.hpp"
 
 #pragma GCC push_options
 #pragma GCC target("sse2,ssse3,aes")
@@ -84,6 +89,38 @@ inline void expand256(const std::uint8_t* key, std::uint8_t rk[15][16]) {
   a = next256_even<0x40>(a, b), store_key(rk[14], a);
 }
 
+/// SubWord of a 32-bit word (its four bytes through the S-box), by AESENCLAST on the word copied into every column.
+inline std::uint32_t sub_word(std::uint32_t w) {
+  return static_cast<std::uint32_t>(
+      _mm_cvtsi128_si32(_mm_aesenclast_si128(_mm_set1_epi32(static_cast<int>(w)), _mm_setzero_si128())));
+}
+
+/// The 13 round keys of AES-192 into rk[0..12]: FIPS-197's word recurrence (Nk = 6) on little-endian words, so
+/// RotWord is a rotation right by 8 and Rcon goes into the low byte. Only the loop index (public) picks a step.
+inline void expand192(const std::uint8_t* key, std::uint8_t rk[15][16]) {
+  std::uint32_t w[52];
+  std::memcpy(w, key, 24);
+  std::uint32_t rcon = 1;
+  for (int i = 6; i < 52; ++i) {
+    std::uint32_t t = w[i - 1];
+    if (i % 6 == 0) {
+      const std::uint32_t s = sub_word(t);
+      t = ((s >> 8) | (s << 24)) ^ rcon;
+      rcon <<= 1;  // 1, 2, ..., 0x80: AES-192 needs eight, so no reduction
+    }
+    w[i] = w[i - 6] ^ t;
+  }
+  std::memcpy(rk, w, sizeof w);
+  secure_wipe(w, sizeof w);
+}
+
+/// The schedule of a 16-, 24- or 32-byte key into rk; returns its number of rounds (10, 12, 14).
+inline int expand(const std::uint8_t* key, std::size_t key_len, std::uint8_t rk[15][16]) {
+  if (key_len == 16) return expand128(key, rk), 10;
+  if (key_len == 24) return expand192(key, rk), 12;
+  return expand256(key, rk), 14;
+}
+
 /// The equivalent inverse cipher's round keys (FIPS-197 §5.3.5) in the order AESDEC uses them: dec[0] = enc[rounds],
 /// dec[i] = InvMixColumns(enc[rounds - i]), dec[rounds] = enc[0].
 inline void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::uint8_t dec[15][16]) {
@@ -96,3 +133,16 @@ inline void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::ui
 }  // namespace cryptaccel::cpu::aes_schedule
 
 #pragma GCC pop_options
+
+namespace cryptaccel::cpu::aes_schedule {
+
+/// Calls f(std::integral_constant<int, R>{}) with R = rounds (10, 12 or 14): the kernels are templates on the round
+/// count, and this is the one place that turns the count into a template argument.
+template <typename F>
+decltype(auto) with_rounds(int rounds, F&& f) {
+  if (rounds == 10) return f(std::integral_constant<int, 10>{});
+  if (rounds == 12) return f(std::integral_constant<int, 12>{});
+  return f(std::integral_constant<int, 14>{});
+}
+
+}  // namespace cryptaccel::cpu::aes_schedule

@@ -1,5 +1,5 @@
 // The cpu engine's VAES AES-CTR kernel (src/cpu/aes_ctr_vaes.hpp) against OpenSSL's EVP AES-CTR (independent code, the
-// same 128-bit big-endian counter): AES-128 and AES-256, lengths around the 16- and 64-byte steps and the 256-byte
+// same 128-bit big-endian counter): AES-128, AES-192 and AES-256, lengths around the 16- and 64-byte steps and the 256-byte
 // main loop, counters whose low 64 bits wrap inside the message (at every offset near the end of a 16-block stretch)
 // and the full 128-bit wrap, in place and out of place. Skipped, saying why, on a CPU without VAES and AVX-512.
 #include <gtest/gtest.h>
@@ -19,7 +19,9 @@ namespace cryptaccel {
 namespace {
 
 bytes openssl_ctr(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes_view in) {
-  const EVP_CIPHER* cipher = spec.cipher == BlockCipher::aes128 ? EVP_aes_128_ctr() : EVP_aes_256_ctr();
+  const EVP_CIPHER* cipher = spec.cipher == BlockCipher::aes128   ? EVP_aes_128_ctr()
+                             : spec.cipher == BlockCipher::aes192 ? EVP_aes_192_ctr()
+                                                                  : EVP_aes_256_ctr();
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
   bytes out(in.size() + 16);
   int n = 0, m = 0;
@@ -92,7 +94,7 @@ TEST_P(AesCtrVaes, NeverTouchesABytePastTheEnd) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Aes, AesCtrVaes, testing::Values("aes-128-ctr", "aes-256-ctr"),
+INSTANTIATE_TEST_SUITE_P(Aes, AesCtrVaes, testing::Values("aes-128-ctr", "aes-192-ctr", "aes-256-ctr"),
                          [](const testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;

@@ -1,8 +1,8 @@
 // The cpu engine's VAES AES-CBC decryption (src/cpu/aes_ecb_cbc_vaes.hpp) against OpenSSL's EVP (independent code;
 // the same file's ECB and CBC encryption are checked through the engine suites, every mode against OpenSSL):
-// AES-128 and AES-256, every whole-block length up to 80 blocks and a few long ones (the 16-block loop, the 4-block
-// tail, a partial last group), in place and out of place, and with input and output ending at a page that faults if
-// touched. Skipped, saying why, on a CPU without VAES and AVX-512.
+// AES-128, AES-192 and AES-256, every whole-block length up to 80 blocks and a few long ones (the 16-block loop, the
+// 4-block tail, a partial last group), in place and out of place, and with input and output ending at a page that
+// faults if touched. Skipped, saying why, on a CPU without VAES and AVX-512.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 
@@ -21,8 +21,10 @@ bytes openssl_cbc_decrypt(bytes_view key, bytes_view iv, bytes_view in) {
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
   bytes out(in.size() + 16);
   int n = 0, m = 0;
-  EXPECT_EQ(EVP_DecryptInit_ex(ctx, key.size() == 16 ? EVP_aes_128_cbc() : EVP_aes_256_cbc(), nullptr, key.data(),
-                               iv.data()), 1);
+  const EVP_CIPHER* cipher = key.size() == 16   ? EVP_aes_128_cbc()
+                             : key.size() == 24 ? EVP_aes_192_cbc()
+                                                : EVP_aes_256_cbc();
+  EXPECT_EQ(EVP_DecryptInit_ex(ctx, cipher, nullptr, key.data(), iv.data()), 1);
   EVP_CIPHER_CTX_set_padding(ctx, 0);
   EXPECT_EQ(EVP_DecryptUpdate(ctx, out.data(), &n, in.data(), static_cast<int>(in.size())), 1);
   EXPECT_EQ(EVP_DecryptFinal_ex(ctx, out.data() + n, &m), 1);
@@ -74,7 +76,7 @@ TEST_P(AesCbcVaes, NeverTouchesABytePastTheEnd) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Aes, AesCbcVaes, testing::Values("aes-128-cbc", "aes-256-cbc"),
+INSTANTIATE_TEST_SUITE_P(Aes, AesCbcVaes, testing::Values("aes-128-cbc", "aes-192-cbc", "aes-256-cbc"),
                          [](const testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            for (char& c : name) c = c == '-' ? '_' : c;

@@ -1,5 +1,5 @@
 // The cpu engine's one-pass AES-GCM kernel (src/cpu/aes_gcm_vaes.hpp) against OpenSSL's EVP AES-GCM (independent
-// code): AES-128 and AES-256, every message length around the 16-, 64- and 256-byte steps, IVs of 12 bytes and of
+// code): AES-128, AES-192 and AES-256, every message length around the 16-, 64- and 256-byte steps, IVs of 12 bytes and of
 // other lengths (J0 from GHASH, so the 32-bit counter can start anywhere), AAD lengths around the same steps,
 // truncated tags, in place and out of place; a tampered tag, ciphertext or AAD fails and leaves the output zero; the
 // split key's building blocks from counters whose low 32 bits wrap inside a chunk against the OpenSSL-based split key;
@@ -28,7 +28,9 @@ struct Sealed {
 
 Sealed openssl_seal(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes_view aad, bytes_view pt,
                     std::size_t tag_len) {
-  const EVP_CIPHER* cipher = spec.cipher == BlockCipher::aes128 ? EVP_aes_128_gcm() : EVP_aes_256_gcm();
+  const EVP_CIPHER* cipher = spec.cipher == BlockCipher::aes128   ? EVP_aes_128_gcm()
+                             : spec.cipher == BlockCipher::aes192 ? EVP_aes_192_gcm()
+                                                                  : EVP_aes_256_gcm();
   EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
   Sealed s{bytes(pt.size() + 16), bytes(tag_len)};
   int n = 0, m = 0;
@@ -197,7 +199,7 @@ std::string test_name(const testing::TestParamInfo<const char*>& info) {
   return name;
 }
 
-INSTANTIATE_TEST_SUITE_P(Ciphers, AesGcmVaes, testing::Values("aes-128-gcm", "aes-256-gcm"), test_name);
+INSTANTIATE_TEST_SUITE_P(Ciphers, AesGcmVaes, testing::Values("aes-128-gcm", "aes-192-gcm", "aes-256-gcm"), test_name);
 
 }  // namespace
 }  // namespace cryptaccel
