@@ -2,9 +2,9 @@
 // dispatch (src/engine/dispatch.cpp) spreads jobs and splits large messages over the thread pool.
 //   AES, all modes        openssl_aes.cpp     OpenSSL EVP: AES-NI / VAES, PCLMULQDQ / VPCLMULQDQ GHASH, where the
 //                                             kernels below do not serve
-//   AES-128/256-CTR       aes_ctr_vaes.cpp    VAES, sixteen blocks in flight
-//   AES-128/256 ECB, CBC  aes_ecb_cbc_vaes.cpp  VAES (ECB, CBC decryption), AES-NI (CBC encryption, serial)
-//   AES-128/256-GCM       aes_gcm_vaes.cpp    VAES counter mode + VPCLMULQDQ GHASH in one pass, one-shot and split
+//   AES-CTR               aes_ctr_vaes.cpp    VAES, sixteen blocks in flight
+//   AES ECB, CBC          aes_ecb_cbc_vaes.cpp  VAES (ECB, CBC decryption), AES-NI (CBC encryption, serial)
+//   AES-GCM               aes_gcm_vaes.cpp    VAES counter mode + VPCLMULQDQ GHASH in one pass, one-shot and split
 //   AES-XTS units <= 16 KiB  aes_xts_aesni.cpp  our AES-NI XTS kernel (key schedules once per call; kXtsKernelMaxUnit)
 //   SHA-crypt             cpu_shacrypt.cpp    rounds of many candidates in lock-step on the multi-buffer SHA-2 kernels
 //   hashes, Keccak-f      cpu_hash.cpp        multi-buffer SHA-NI / AVX2 kernels for batches, SHA-NI or OpenSSL EVP
