@@ -1,4 +1,4 @@
-// SHA384_Init/SHA512_Init and friends are deprecated in OpenSSL 3 (kept through 3.x); see sha512_low_level below.
+// SHA512_Init and friends are deprecated in OpenSSL 3 (kept through 3.x); see sha512_low_level below.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "cpu/openssl_digest.hpp"
 
@@ -8,7 +8,9 @@
 
 #include <array>
 
+#include "algo/hash_message.hpp"
 #include "cryptaccel/types.hpp"
+#include "engine/hash_variant.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -42,17 +44,22 @@ EVP_MD_CTX* context_for_this_thread() {
   return owner.ctx;
 }
 
-/// SHA-384 and SHA-512 of one message through OpenSSL's low-level functions: the same block code as EVP's (OpenSSL
-/// picks it from CPUID) without EVP's provider context, which EVP_DigestInit frees and allocates again for every
-/// message: 649 against 836 TSC cycles for a 16-byte SHA-512 (best of 300 x 100 on the Xeon of
-/// bench/results/2026-11-28-xeon-2c-ifma-vaes). Returns false for the other algorithms.
+/// SHA-384, SHA-512, SHA-512/224 and SHA-512/256 of one message through OpenSSL's low-level SHA-512 functions: the
+/// same block code as EVP's (OpenSSL picks it from CPUID) without EVP's provider context, which EVP_DigestInit frees
+/// and allocates again for every message: 649 against 836 TSC cycles for a 16-byte SHA-512 (best of 300 x 100 on the
+/// Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes). SHA-512/t has no public init: SHA512_Init's context takes
+/// FIPS 180-4's initial hash value for t (algo::hash_init) and the digest length, which SHA512_Final honours for 28
+/// and 32 bytes. Returns false for the other algorithms.
 bool sha512_low_level(HashAlgorithm algorithm, HashJob& job) {
-  const bool is384 = algorithm == HashAlgorithm::sha384;
-  if (!is384 && algorithm != HashAlgorithm::sha512) return false;
+  const algo::HashVariant v = engine::to_variant(algorithm);
+  if (algo::hash_family(v) != algo::HashFamily::sha512) return false;
   SHA512_CTX c;
-  const bool ok = (is384 ? SHA384_Init(&c) : SHA512_Init(&c)) == 1 &&
-                  SHA512_Update(&c, job.in.data(), job.in.size()) == 1 &&
-                  (is384 ? SHA384_Final(job.digest.data(), &c) : SHA512_Final(job.digest.data(), &c)) == 1;
+  std::uint64_t iv[25];
+  algo::hash_init(v, iv);
+  bool ok = SHA512_Init(&c) == 1;
+  for (int i = 0; i < 8; ++i) c.h[i] = iv[i];
+  c.md_len = static_cast<unsigned>(job.digest.size());
+  ok = ok && SHA512_Update(&c, job.in.data(), job.in.size()) == 1 && SHA512_Final(job.digest.data(), &c) == 1;
   secure_wipe(&c, sizeof c);
   job.status = ok ? JobStatus::ok : JobStatus::invalid_argument;
   if (!ok) job.error = "OpenSSL digest failed";
