@@ -272,8 +272,8 @@ CA_IFMA_MB inline void reduce_once(std::uint64_t* x, const std::uint64_t* m) {
 }
 
 template <std::size_t Bits>
-CA_IFMA_MB void mod_exp_mb8(limb* const out[kLanes], const limb* const base_in[kLanes], const limb* const exp_in[kLanes],
-                            const IfmaModulus<Bits>* const mod_in[kLanes]) {
+CA_IFMA_MB void mod_exp_mb8(limb* const out[kLanes], const limb* const base_in[kLanes],
+                            const limb* const exp_in[kLanes], const IfmaModulus<Bits>* const mod_in[kLanes]) {
   using S = MbShape<Bits>;
   constexpr int L = S::L;
   using Memory = MbMemory<L>;
@@ -291,7 +291,7 @@ CA_IFMA_MB void mod_exp_mb8(limb* const out[kLanes], const limb* const base_in[k
   if (!mem) throw std::bad_alloc();
   Memory& M = *mem;
 
-  // The constants, transposed; the bases into table[1] (as plain numbers for now).
+  // The constants and the bases (into `operand`, as plain numbers), transposed.
   for (int l = 0; l < kLanes; ++l) {
     for (int j = 0; j < L; ++j) {
       M.m[8 * j + l] = mod[l]->m[j];

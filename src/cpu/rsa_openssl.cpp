@@ -192,7 +192,10 @@ void private_mb(std::span<const engine::RsaPrivateJob> jobs, const std::vector<s
         out[2 * g + 1] = xq[g], base[2 * g + 1] = xq[g], exp[2 * g + 1] = k.dq.data(), mod[2 * g + 1] = &crt.q;
       }
       ifma_mod_exp_mb8<Bits>(out, base, exp, mod);
-      for (std::size_t g = 0; g < n; ++g) crt_finish<N, Ops>(jobs[idx[first + g]].key->impl(), jobs[idx[first + g]], xp[g], xq[g]);
+      for (std::size_t g = 0; g < n; ++g) {
+        const engine::RsaPrivateJob& j = jobs[idx[first + g]];
+        crt_finish<N, Ops>(j.key->impl(), j, xp[g], xq[g]);
+      }
     }
     secure_wipe(xp, sizeof xp), secure_wipe(xq, sizeof xq);
   });

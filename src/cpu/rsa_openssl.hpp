@@ -13,6 +13,9 @@
 
 namespace cryptaccel::cpu {
 
+/// The raw CRT private operation of each job. With AVX-512 IFMA, RSA-2048/3072/4096: the jobs of one size class go
+/// four per call through the multi-buffer kernel (rsa_ifma_mb.hpp), a short remainder and single jobs through
+/// rsa_ifma.hpp's two-halves kernel; otherwise as described above.
 void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs);
 void cpu_rsa_public(std::span<const engine::RsaPublicJob> jobs);
 void cpu_modexp(const rsa::Modulus& modulus, bytes_view exponent, std::span<const engine::ModexpJob> jobs);
