@@ -74,6 +74,7 @@ void tail(const Keys& keys, const vaes::CounterLanes& ctr, const std::uint8_t* i
     __m512i x[R];
     for (int r = 0; r < R; ++r) x[r] = ghash::reflect4(data[r]);
     y = ghash::absorb4<R>(p, y, x);
+    ghash::wipe_powers4<R>(p);
   };
   if constexpr (Hash && !Encrypt) hash_data();
   vaes::rounds<Rounds, true, R>(b, keys.rk);
@@ -116,6 +117,7 @@ void stretch(const Keys& keys, std::uint64_t hi, std::uint64_t lo, const std::ui
     if constexpr (Encrypt && Hash) y = ghash::absorb4<4>(p, y, x);
     ctr.advance16();
   }
+  ghash::wipe_powers4<4>(p);
   switch ((len + 63) / 64) {
     case 1: return tail<Rounds, Encrypt, Hash, 1>(keys, ctr, in, out, len, y);
     case 2: return tail<Rounds, Encrypt, Hash, 2>(keys, ctr, in, out, len, y);

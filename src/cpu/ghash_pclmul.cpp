@@ -41,6 +41,7 @@ CA_GHASH_VPCLMUL std::size_t absorb_groups_vpclmul(const GhashPclmulKey& key, __
     for (int r = 0; r < 4; ++r) x[r] = reflect4(_mm512_loadu_si512(data + done + 64 * r));
     y = absorb4<4>(p, y, x);
   }
+  wipe_powers4<4>(p);
   return done;
 }
 

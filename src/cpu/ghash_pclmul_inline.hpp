@@ -134,4 +134,10 @@ CA_GHASH_VPCLMUL inline void load_powers4(const GhashPclmulKey& key, int n, Powe
   for (int r = 0; r < R; ++r) p[r] = powers4(key, n - 4 * r);
 }
 
+/// Zeroes R loaded powers (key material) once a loop is done with them.
+template <int R>
+CA_GHASH_VPCLMUL inline void wipe_powers4(Powers4* p) {
+  for (int r = 0; r < R; ++r) p[r].h = p[r].k = _mm512_setzero_si512();
+}
+
 }  // namespace cryptaccel::cpu::ghash
