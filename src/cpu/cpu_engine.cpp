@@ -11,6 +11,8 @@
 //                                             one message at a time, SHA-NI / portable block functions for streaming
 //   SM4 ECB/CBC/CTR/GCM   sm4_modes.cpp       SM4 S-box through AESENCLAST + PSHUFB affine maps (sm4_aesni_*.cpp),
 //                                             PCLMULQDQ GHASH (ghash_pclmul.cpp)
+//   RSA private 2048-4096 rsa_ifma_mb.cpp     IFMA: 4 operations of one size (8 CRT halves, one per lane) per call;
+//                         rsa_ifma.cpp        one operation's two CRT halves at once; else OpenSSL (rsa_openssl.cpp)
 //   GCM split over threads                    engine/gcm_split.cpp with this engine's building blocks (gcm_split_key)
 //   one XTS data unit split over threads      engine/xts_split.cpp with aes_xts_aesni.cpp (our AES-NI XTS kernel that
 //                                             starts at any block; xts_split_key)
