@@ -26,10 +26,10 @@ namespace cryptaccel::engine {
 inline constexpr std::size_t kMinPieceBytes = 16 * 1024;
 
 /// Pieces per host thread a batch is cut into (at least kMinPieceBytes each): the items are handed out dynamically,
-/// so the last one to finish decides the call's time, and the tail where one thread already waits is up to one
-/// piece. Eight per thread keep that tail at a sixteenth of a 2-thread call (four left an eighth: AES-CTR of 1 MiB on
-/// both cores of the Xeon of bench/results/2026-11-27-xeon-2c-ifma-vaes ran at 1.75x one core).
-inline constexpr std::size_t kPiecesPerThread = 8;
+/// so uneven progress balances, and the last piece to finish decides the call's time. Four measured better than
+/// eight for AES-CTR of 1 MiB on both cores of the Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes (27.5-29.9
+/// against 24.8-25.6 GB/s, three runs each): more pieces move more of a repeated buffer between the cores' caches.
+inline constexpr std::size_t kPiecesPerThread = 4;
 
 /// The pieces of a batch: every pending job becomes one or more pieces, in two groups by the spec they run with.
 class SplitPlan {
