@@ -13,6 +13,13 @@
 // are in local memory regardless and full unrolling of 96..256-limb loops only multiplies nvcc's time (the 256-limb
 // RSA kernels took minutes). No effect on host code.
 #define CA_PRAGMA(x) _Pragma(#x)
+// CA_UNROLL_ALL, before a short loop of constant trip count: unrolls it fully on host and device, so that indices
+// into small arrays (a hash's message ring) become constants and the arrays live in registers.
+#if defined(__CUDACC__)
+#define CA_UNROLL_ALL CA_PRAGMA(unroll)
+#else
+#define CA_UNROLL_ALL CA_PRAGMA(GCC unroll 64)
+#endif
 #if defined(__CUDA_ARCH__)
 #define CA_LIMB_LOOP(N) CA_PRAGMA(unroll((N) <= 64 ? (N) : 8))
 #else
