@@ -42,8 +42,7 @@ class AesCtrVaes : public testing::TestWithParam<const char*> {
 
 TEST_P(AesCtrVaes, MatchesOpensslAtEveryLengthAndCounterWrap) {
   const CipherSpec spec = CipherSpec::parse(GetParam());
-  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
-  const std::uint64_t seed = s && *s ? std::strtoull(s, nullptr, 0) : 20261127;
+  const std::uint64_t seed = test::seed_or(20261127);
   SCOPED_TRACE("CRYPTACCEL_TEST_SEED=" + std::to_string(seed));
   std::mt19937_64 rng(seed);
   const bytes key = test::random_bytes(rng, spec.key_size());

@@ -46,10 +46,7 @@ Sealed openssl_seal(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes
   return s;
 }
 
-std::uint64_t test_seed() {
-  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
-  return s && *s ? std::strtoull(s, nullptr, 0) : 20261128;
-}
+std::uint64_t test_seed() { return test::seed_or(20261128); }
 
 class AesGcmVaes : public testing::TestWithParam<const char*> {
  protected:

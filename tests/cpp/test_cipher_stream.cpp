@@ -24,10 +24,7 @@
 namespace cryptaccel {
 namespace {
 
-std::uint64_t test_seed() {
-  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
-  return s && *s ? std::strtoull(s, nullptr, 0) : 20261127;
-}
+std::uint64_t test_seed() { return test::seed_or(20261127); }
 
 /// Runs a whole stream: `data` fed in pieces of random sizes up to `max_piece`; returns everything the sink got.
 bytes run_stream(CipherStream& stream, bytes_view data, std::mt19937_64& rng, std::size_t max_piece) {

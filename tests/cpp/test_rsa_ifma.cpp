@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "bn_test_util.hpp"
+#include "test_util.hpp"
 #include "cpu/rsa_ifma.hpp"
 
 namespace cryptaccel {
@@ -21,10 +22,7 @@ using algo::bn::limb;
 using test::Bn;
 using test::Ctx;
 
-std::uint64_t seed() {
-  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
-  return s && *s ? std::strtoull(s, nullptr, 0) : 20261127;
-}
+std::uint64_t seed() { return test::seed_or(20261127); }
 
 constexpr int kMax = 32;  // 64-bit limbs of the largest size (2048 bits)
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bn_test_util.hpp"
+#include "test_util.hpp"
 #include "cpu/rsa_ifma_mb.hpp"
 
 namespace cryptaccel {
@@ -26,10 +27,7 @@ using algo::bn::limb;
 using test::Bn;
 using test::Ctx;
 
-std::uint64_t seed() {
-  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
-  return s && *s ? std::strtoull(s, nullptr, 0) : 20261128;
-}
+std::uint64_t seed() { return test::seed_or(20261128); }
 
 constexpr int kMax = 32;  // 64-bit limbs of the largest size (2048 bits)
 constexpr int kLanes = static_cast<int>(cpu::kIfmaMbLanes);

@@ -1,6 +1,7 @@
 // Helpers for the C++ tests: hex conversion and a seeded random source.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <string_view>
@@ -20,6 +21,13 @@ inline std::string to_hex(bytes_view data) {
   std::string s;
   for (auto b : data) s += digits[b >> 4], s += digits[b & 15];
   return s;
+}
+
+/// The seed of a randomized test: CRYPTACCEL_TEST_SEED when set (to replay a failure), else `fallback`. Tests print
+/// it with every failure (SCOPED_TRACE).
+inline std::uint64_t seed_or(std::uint64_t fallback) {
+  const char* s = std::getenv("CRYPTACCEL_TEST_SEED");
+  return s && *s ? std::strtoull(s, nullptr, 0) : fallback;
 }
 
 inline bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
