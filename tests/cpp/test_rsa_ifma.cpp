@@ -11,64 +11,21 @@
 #include <string>
 #include <type_traits>
 
-#include "bn_test_util.hpp"
+#include "ifma_test_util.hpp"
 #include "test_util.hpp"
 #include "cpu/rsa_ifma.hpp"
 
 namespace cryptaccel {
 namespace {
 
-using algo::bn::limb;
-using test::Bn;
-using test::Ctx;
+using test::ifma::expected;
+using test::ifma::hex;
+using test::ifma::kMax;
+using test::ifma::limb;
+using test::ifma::random_below;
+using test::ifma::random_modulus;
 
 std::uint64_t seed() { return test::seed_or(20261127); }
-
-constexpr int kMax = 32;  // 64-bit limbs of the largest size (2048 bits)
-
-Bn to_bn(const limb x[kMax]) {
-  Bn b(BN_new());
-  BN_zero(b.get());
-  for (int i = kMax - 1; i >= 0; --i) {
-    BN_lshift(b.get(), b.get(), 64);
-    BN_add_word(b.get(), x[i]);  // BN_ULONG is 64 bits on x86-64
-  }
-  return b;
-}
-
-std::string hex(const limb x[kMax]) {
-  Bn b = to_bn(x);
-  char* s = BN_bn2hex(b.get());
-  std::string out(s);
-  OPENSSL_free(s);
-  return out;
-}
-
-/// base^e mod m by OpenSSL.
-std::string expected(const limb base[kMax], const limb e[kMax], const limb m[kMax]) {
-  Ctx ctx(BN_CTX_new());
-  Bn r(BN_new()), b = to_bn(base), x = to_bn(e), n = to_bn(m);
-  EXPECT_EQ(BN_mod_exp(r.get(), b.get(), x.get(), n.get(), ctx.get()), 1);
-  limb out[kMax] = {};
-  BN_bn2lebinpad(r.get(), reinterpret_cast<unsigned char*>(out), sizeof out);
-  return hex(out);
-}
-
-/// A random odd modulus of `bits` bits (top bit set), zero above.
-void random_modulus(limb m[kMax], int bits, std::mt19937_64& rng) {
-  for (int i = 0; i < kMax; ++i) m[i] = rng();
-  for (int b = bits; b < 64 * kMax; ++b) m[b / 64] &= ~(limb{1} << (b % 64));
-  m[(bits - 1) / 64] |= limb{1} << ((bits - 1) % 64);
-  m[0] |= 1;
-}
-
-/// A random value below m (a few bits shorter, so below it).
-void random_below(limb x[kMax], const limb m[kMax], std::mt19937_64& rng) {
-  int top = 64 * kMax - 1;
-  while (top > 0 && !((m[top / 64] >> (top % 64)) & 1)) --top;
-  for (int i = 0; i < kMax; ++i) x[i] = rng();
-  for (int b = top; b < 64 * kMax; ++b) x[b / 64] &= ~(limb{1} << (b % 64));
-}
 
 /// Runs both halves at once at `Bits` and checks each against OpenSSL (values in kMax-limb arrays, zero above).
 template <std::size_t Bits>
@@ -82,15 +39,8 @@ void check(const limb ba[kMax], const limb ea[kMax], const limb ma[kMax], const 
 }
 
 template <class T>
-class RsaIfma : public testing::Test {
- protected:
-  static constexpr std::size_t kBits = T::value;
-  void SetUp() override {
-    if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or CRYPTACCEL_CPU_MASK hides it)";
-  }
-};
-using Sizes = testing::Types<std::integral_constant<std::size_t, 1024>, std::integral_constant<std::size_t, 1536>,
-                             std::integral_constant<std::size_t, 2048>>;
+class RsaIfma : public test::ifma::Fixture<T> {};
+using Sizes = test::ifma::Sizes;
 TYPED_TEST_SUITE(RsaIfma, Sizes);
 
 TYPED_TEST(RsaIfma, RandomModuliBasesAndExponentsMatchOpenssl) {

@@ -16,64 +16,33 @@
 #include <type_traits>
 #include <vector>
 
-#include "bn_test_util.hpp"
+#include "ifma_test_util.hpp"
 #include "test_util.hpp"
 #include "cpu/rsa_ifma_mb.hpp"
 
 namespace cryptaccel {
 namespace {
 
-using algo::bn::limb;
-using test::Bn;
-using test::Ctx;
+using test::ifma::kMax;
+using test::ifma::limb;
+using test::ifma::Value;
 
 std::uint64_t seed() { return test::seed_or(20261128); }
 
-constexpr int kMax = 32;  // 64-bit limbs of the largest size (2048 bits)
 constexpr int kLanes = static_cast<int>(cpu::kIfmaMbLanes);
-using Value = std::array<limb, kMax>;
 
-Bn to_bn(const Value& x) {
-  Bn b(BN_new());
-  BN_lebin2bn(reinterpret_cast<const unsigned char*>(x.data()), static_cast<int>(sizeof(limb) * kMax), b.get());
-  return b;
-}
-
-std::string hex(const Value& x) {
-  Bn b = to_bn(x);
-  char* s = BN_bn2hex(b.get());
-  std::string out(s);
-  OPENSSL_free(s);
-  return out;
-}
-
-/// base^e mod m by OpenSSL.
+std::string hex(const Value& x) { return test::ifma::hex(x.data()); }
 std::string expected(const Value& base, const Value& e, const Value& m) {
-  Ctx ctx(BN_CTX_new());
-  Bn r(BN_new()), b = to_bn(base), x = to_bn(e), n = to_bn(m);
-  EXPECT_EQ(BN_mod_exp(r.get(), b.get(), x.get(), n.get(), ctx.get()), 1);
-  Value out{};
-  BN_bn2lebinpad(r.get(), reinterpret_cast<unsigned char*>(out.data()), sizeof(limb) * kMax);
-  return hex(out);
+  return test::ifma::expected(base.data(), e.data(), m.data());
 }
-
-/// A random odd modulus of exactly `bits` bits, zero above.
 Value random_modulus(int bits, std::mt19937_64& rng) {
   Value m;
-  for (limb& v : m) v = rng();
-  for (int b = bits; b < 64 * kMax; ++b) m[b / 64] &= ~(limb{1} << (b % 64));
-  m[(bits - 1) / 64] |= limb{1} << ((bits - 1) % 64);
-  m[0] |= 1;
+  test::ifma::random_modulus(m.data(), bits, rng);
   return m;
 }
-
-/// A random value below m (shorter than m by one bit).
 Value random_below(const Value& m, std::mt19937_64& rng) {
-  int top = 64 * kMax - 1;
-  while (top > 0 && !((m[top / 64] >> (top % 64)) & 1)) --top;
   Value x;
-  for (limb& v : x) v = rng();
-  for (int b = top; b < 64 * kMax; ++b) x[b / 64] &= ~(limb{1} << (b % 64));
+  test::ifma::random_below(x.data(), m.data(), rng);
   return x;
 }
 
@@ -133,15 +102,8 @@ void check(const std::array<Lane, kLanes>& lanes, const std::string& what, std::
 }
 
 template <class T>
-class RsaIfmaMb : public testing::Test {
- protected:
-  static constexpr std::size_t kBits = T::value;
-  void SetUp() override {
-    if (!cpu::ifma_available()) GTEST_SKIP() << "no AVX-512 IFMA on this CPU (or CRYPTACCEL_CPU_MASK hides it)";
-  }
-};
-using Sizes = testing::Types<std::integral_constant<std::size_t, 1024>, std::integral_constant<std::size_t, 1536>,
-                             std::integral_constant<std::size_t, 2048>>;
+class RsaIfmaMb : public test::ifma::Fixture<T> {};
+using Sizes = test::ifma::Sizes;
 TYPED_TEST_SUITE(RsaIfmaMb, Sizes);
 
 /// Moduli lengths that put the top 52-bit limb at its fullest and emptiest, for `bits`-bit moduli and shorter.
