@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "algo/montgomery.hpp"
 #include "cpu/cpu_features.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/types.hpp"
@@ -203,14 +204,6 @@ CA_IFMA inline Num<K> lookup(const std::uint64_t* table, std::uint64_t index) {
   return r;
 }
 
-/// Bits [pos, pos + width) of an exponent of `limbs` 64-bit limbs (pos and width public).
-std::uint64_t exponent_bits(const limb* e, int limbs, int pos, int width) {
-  const int idx = pos / 64, sh = pos % 64;
-  std::uint64_t v = e[idx] >> sh;
-  if (sh + width > 64 && idx + 1 < limbs) v |= e[idx + 1] << (64 - sh);
-  return v & ((std::uint64_t{1} << width) - 1);
-}
-
 /// Memory of one exponentiation: its window table and scratch, wiped when done.
 template <int Slots>
 struct alignas(64) ExpMemory {
@@ -260,8 +253,8 @@ CA_IFMA void mod_exp_x2(limb* out_a, const limb* base_a, const limb* e_a, const 
   constexpr int kBits = static_cast<int>(Bits);
   constexpr int kFirst = kBits % kWindow == 0 ? kWindow : kBits % kWindow;
   int pos = kBits - kFirst;
-  xa = lookup<K>(A.table, exponent_bits(e_a, S::L64, pos, kFirst));
-  xb = lookup<K>(B.table, exponent_bits(e_b, S::L64, pos, kFirst));
+  xa = lookup<K>(A.table, algo::bn::exponent_window(e_a, S::L64, pos, kFirst));
+  xb = lookup<K>(B.table, algo::bn::exponent_window(e_b, S::L64, pos, kFirst));
   while (pos > 0) {
     pos -= kWindow;
     for (int s = 0; s < kWindow; ++s) {
@@ -269,8 +262,8 @@ CA_IFMA void mod_exp_x2(limb* out_a, const limb* base_a, const limb* e_a, const 
       store(B.scratch, xb);
       amm_x2<K, L52>(xa, xa, A.scratch, mod_a, xb, xb, B.scratch, mod_b);
     }
-    store(A.operand, lookup<K>(A.table, exponent_bits(e_a, S::L64, pos, kWindow)));
-    store(B.operand, lookup<K>(B.table, exponent_bits(e_b, S::L64, pos, kWindow)));
+    store(A.operand, lookup<K>(A.table, algo::bn::exponent_window(e_a, S::L64, pos, kWindow)));
+    store(B.operand, lookup<K>(B.table, algo::bn::exponent_window(e_b, S::L64, pos, kWindow)));
     amm_x2<K, L52>(xa, xa, A.operand, mod_a, xb, xb, B.operand, mod_b);
   }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <new>
 
+#include "algo/montgomery.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/types.hpp"
 
@@ -59,14 +60,6 @@ void get_lane(limb* out, const std::uint64_t* in, int lane) {
     if (idx < S::L64) out[idx] |= v << sh;
     if (sh > 12 && idx + 1 < S::L64) out[idx + 1] |= v >> (64 - sh);
   }
-}
-
-/// Bits [pos, pos + width) of an exponent of `limbs` 64-bit limbs (pos and width public: the address is too).
-std::uint64_t exponent_bits(const limb* e, int limbs, int pos, int width) {
-  const int idx = pos / 64, sh = pos % 64;
-  std::uint64_t v = e[idx] >> sh;
-  if (sh + width > 64 && idx + 1 < limbs) v |= e[idx + 1] << (64 - sh);
-  return v & ((std::uint64_t{1} << width) - 1);
 }
 
 /// Everything one call keeps in memory (secret: wiped before it is freed). Numbers are L words of 8 lanes.
@@ -313,12 +306,12 @@ CA_IFMA_MB void mod_exp_mb8(limb* const out[kLanes], const limb* const base_in[k
   constexpr int kBits = static_cast<int>(Bits);
   constexpr int kFirst = kBits % kWindow == 0 ? kWindow : kBits % kWindow;
   int pos = kBits - kFirst;
-  for (int l = 0; l < kLanes; ++l) M.window[l] = exponent_bits(exp[l], S::L64, pos, kFirst);
+  for (int l = 0; l < kLanes; ++l) M.window[l] = algo::bn::exponent_window(exp[l], S::L64, pos, kFirst);
   lookup<L>(M.acc, M.table, M.window);
   while (pos > 0) {
     pos -= kWindow;
     for (int s = 0; s < kWindow; ++s) ams<L>(M.acc, M.acc, M.m, k0, M.square);
-    for (int l = 0; l < kLanes; ++l) M.window[l] = exponent_bits(exp[l], S::L64, pos, kWindow);
+    for (int l = 0; l < kLanes; ++l) M.window[l] = algo::bn::exponent_window(exp[l], S::L64, pos, kWindow);
     lookup<L>(M.operand, M.table, M.window);
     amm<L>(M.acc, M.acc, M.operand, M.m, k0);
   }
