@@ -35,6 +35,10 @@ struct CipherSpec {
   std::size_t iv_size() const;
   /// True for AEAD modes (GCM).
   bool is_aead() const { return mode == Mode::gcm; }
+  /// True for AES of any key size (not SM4).
+  bool is_aes() const {
+    return cipher == BlockCipher::aes128 || cipher == BlockCipher::aes192 || cipher == BlockCipher::aes256;
+  }
   /// True when output length differs from input length for this direction (padding or AEAD tag).
   bool pads() const { return padding && (mode == Mode::ecb || mode == Mode::cbc); }
 

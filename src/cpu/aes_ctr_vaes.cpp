@@ -18,16 +18,11 @@
 
 namespace cryptaccel::cpu {
 
-bool aes_ctr_vaes_available() {
-  const CpuFeatures& f = cpu_features();
-  return f.aesni && f.avx512f && f.avx512bw && f.vaes;
-}
+bool aes_ctr_vaes_available() { return has_vaes_avx512(cpu_features()); }
 
 bool aes_ctr_vaes_serves(const CipherSpec& spec) {
   static const bool available = aes_ctr_vaes_available();
-  return available && spec.mode == Mode::ctr &&
-         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 ||
-          spec.cipher == BlockCipher::aes256);
+  return available && spec.mode == Mode::ctr && spec.is_aes();
 }
 
 }  // namespace cryptaccel::cpu

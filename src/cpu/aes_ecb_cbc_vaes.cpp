@@ -19,25 +19,18 @@ namespace cryptaccel::cpu {
 namespace {
 
 bool vaes_available() {
-  static const bool available = [] {
-    const CpuFeatures& f = cpu_features();
-    return f.aesni && f.avx512f && f.avx512bw && f.vaes;
-  }();
+  static const bool available = has_vaes_avx512(cpu_features());
   return available;
-}
-
-bool is_aes(const CipherSpec& spec) {
-  return spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 || spec.cipher == BlockCipher::aes256;
 }
 
 }  // namespace
 
 bool aes_cbc_vaes_serves(const CipherSpec& spec) {
-  return vaes_available() && spec.mode == Mode::cbc && is_aes(spec);
+  return vaes_available() && spec.mode == Mode::cbc && spec.is_aes();
 }
 
 bool aes_ecb_cbc_vaes_serves(const CipherSpec& spec) {
-  return vaes_available() && (spec.mode == Mode::ecb || spec.mode == Mode::cbc) && is_aes(spec);
+  return vaes_available() && (spec.mode == Mode::ecb || spec.mode == Mode::cbc) && spec.is_aes();
 }
 
 }  // namespace cryptaccel::cpu

@@ -24,14 +24,12 @@ namespace cryptaccel::cpu {
 
 bool aes_gcm_vaes_available() {
   const CpuFeatures& f = cpu_features();
-  return f.aesni && f.pclmulqdq && f.ssse3 && f.avx512f && f.avx512bw && f.vaes && f.vpclmulqdq;
+  return has_vaes_avx512(f) && f.pclmulqdq && f.ssse3 && f.vpclmulqdq;
 }
 
 bool aes_gcm_vaes_serves(const CipherSpec& spec) {
   static const bool available = aes_gcm_vaes_available();
-  return available && spec.mode == Mode::gcm &&
-         (spec.cipher == BlockCipher::aes128 || spec.cipher == BlockCipher::aes192 ||
-          spec.cipher == BlockCipher::aes256);
+  return available && spec.mode == Mode::gcm && spec.is_aes();
 }
 
 }  // namespace cryptaccel::cpu

@@ -50,7 +50,7 @@ namespace {
 bool vaes_bulk_available() {
   static const bool available = [] {
     const CpuFeatures& f = cpu_features();
-    return f.aesni && f.vaes && f.vpclmulqdq && f.avx512f && f.avx512bw;
+    return has_vaes_avx512(f) && f.vpclmulqdq;
   }();
   return available;
 }

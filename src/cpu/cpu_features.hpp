@@ -27,6 +27,9 @@ struct CpuFeatures {
   std::string names() const;
 };
 
+/// What the cpu engine's VAES kernels need: AES-NI, AVX-512 F/BW (masked loads and stores) and VAES.
+inline bool has_vaes_avx512(const CpuFeatures& f) { return f.aesni && f.avx512f && f.avx512bw && f.vaes; }
+
 /// The features of the machine this process runs on (detected once). CRYPTACCEL_CPU_MASK="avx512f,vaes" (a
 /// comma-separated list of feature names, as names() prints them) hides features, so that tests can force the slower
 /// backends ("avx512f" hides every AVX-512 feature, "avx512ifma" only IFMA).
