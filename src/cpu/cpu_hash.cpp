@@ -120,7 +120,8 @@ void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, st
 }
 
 /// The fastest way to hash messages one at a time (pending ones of at least `min_bytes`): SHA-NI for SHA-224/256,
-/// else OpenSSL (whose SHA-512, Keccak and SM3 code beats the portable block functions).
+/// the BMI build of the portable Keccak for short SHA-3/SHAKE messages, OpenSSL's low-level SHA-512 functions for the
+/// SHA-512 family, else OpenSSL's EVP (whose Keccak and SM3 code beats the portable block functions).
 void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes = 0) {
   if (family_of(algorithm) == HashFamily::sha256 && has_shani(cpu_features())) {
     run_one_by_one(&shani_blocks, algorithm, jobs, min_bytes);
@@ -135,6 +136,9 @@ void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t mi
         openssl_digest_run(algorithm, one);
       }
     }
+  } else if (family_of(algorithm) == HashFamily::sha512) {
+    for (HashJob& job : jobs)
+      if (job.status == JobStatus::pending && job.in.size() >= min_bytes) openssl_sha512_one(algorithm, job);
   } else if (openssl_digest_supports(algorithm)) {
     openssl_digest_run(algorithm, jobs, min_bytes);
   } else {

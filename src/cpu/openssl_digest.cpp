@@ -1,4 +1,4 @@
-// SHA512_Init and friends are deprecated in OpenSSL 3 (kept through 3.x); see sha512_low_level below.
+// SHA512_Init and friends are deprecated in OpenSSL 3 (kept through 3.x); see openssl_sha512_one below.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include "cpu/openssl_digest.hpp"
 
@@ -31,10 +31,10 @@ const EVP_MD* evp_md(HashAlgorithm algorithm) {
   return table[static_cast<std::size_t>(algorithm)];
 }
 
-/// This thread's digest context, kept between calls: a fresh EVP_MD_CTX per call (allocate, fetch the provider
-/// context, cleanse and free) cost more than hashing a 16-byte message. EVP_DigestInit_ex2 on a context that last
-/// held the same digest re-initialises its state in place. What stays in it after a call is the last message's final
-/// chaining value; its buffered input was cleansed by the final call.
+/// This thread's digest context, kept between calls: it saves allocating and freeing an EVP_MD_CTX per call (OpenSSL
+/// 3.0 still renews the provider context inside it on every EVP_DigestInit_ex2, which is why openssl_sha512_one
+/// exists). What stays in it after a call is the last message's final chaining value; its buffered input was
+/// cleansed by the final call.
 EVP_MD_CTX* context_for_this_thread() {
   struct Owner {
     EVP_MD_CTX* ctx = EVP_MD_CTX_new();
@@ -44,13 +44,15 @@ EVP_MD_CTX* context_for_this_thread() {
   return owner.ctx;
 }
 
-/// SHA-384, SHA-512, SHA-512/224 and SHA-512/256 of one message through OpenSSL's low-level SHA-512 functions: the
-/// same block code as EVP's (OpenSSL picks it from CPUID) without EVP's provider context, which EVP_DigestInit frees
-/// and allocates again for every message: 649 against 836 TSC cycles for a 16-byte SHA-512 (best of 300 x 100 on the
-/// Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes). SHA-512/t has no public init: SHA512_Init's context takes
-/// FIPS 180-4's initial hash value for t (algo::hash_init) and the digest length, which SHA512_Final honours for 28
-/// and 32 bytes. Returns false for the other algorithms.
-bool sha512_low_level(HashAlgorithm algorithm, HashJob& job) {
+}  // namespace
+
+bool openssl_digest_supports(HashAlgorithm algorithm) { return evp_md(algorithm) != nullptr; }
+
+// Not through EVP, whose provider context EVP_DigestInit frees and allocates again for every message: 649 against
+// 836 TSC cycles for a 16-byte SHA-512 (best of 300 x 100 on the Xeon of bench/results/2026-11-28-xeon-2c-ifma-vaes).
+// SHA-512/t has no public init: SHA512_Init's context takes FIPS 180-4's initial hash value for t (algo::hash_init)
+// and the digest length, which SHA512_Final honours for 28 and 32 bytes.
+bool openssl_sha512_one(HashAlgorithm algorithm, HashJob& job) {
   const algo::HashVariant v = engine::to_variant(algorithm);
   if (algo::hash_family(v) != algo::HashFamily::sha512) return false;
   SHA512_CTX c;
@@ -66,17 +68,12 @@ bool sha512_low_level(HashAlgorithm algorithm, HashJob& job) {
   return true;
 }
 
-}  // namespace
-
-bool openssl_digest_supports(HashAlgorithm algorithm) { return evp_md(algorithm) != nullptr; }
-
 void openssl_digest_run(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes) {
   const EVP_MD* md = evp_md(algorithm);
   const bool xof = hash_info(algorithm).xof;
   EVP_MD_CTX* ctx = context_for_this_thread();
   for (HashJob& job : jobs) {
     if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
-    if (sha512_low_level(algorithm, job)) continue;
     unsigned len = 0;
     const bool ok = ctx && EVP_DigestInit_ex2(ctx, md, nullptr) == 1 &&
                     EVP_DigestUpdate(ctx, job.in.data(), job.in.size()) == 1 &&
