@@ -680,10 +680,12 @@ def units_cipher(k: Kernel) -> List[Unit]:
         return [Unit("AES-128 block", [(loop, AES_ROUNDS - 1)], f"{AES_ROUNDS - 1} iterations (one round, 16 LDS) "
                      "per block (aes_ttable.hpp); last round excluded", 16)] if loop else []
     if impl == "sm4":
-        # sm4_crypt_blocks (src/algo/sm4.hpp): one round of the call's blocks per iteration, 32 rounds.
-        loop = largest(k.loops, lambda l, m: l.trip == SM4_ROUNDS)
+        # sm4_crypt_lanes (src/algo/sm4.hpp): four rounds of the call's lanes per iteration (bitsliced S-boxes:
+        # mostly LOP3), 8 iterations; kLanes lanes for the parallel ops, one for cbc_encrypt (Impl<sm4> takes the
+        # one-lane path for a single block). The counter is folded into the round-key address, so no static trip.
+        loop = largest(k.loops, lambda l, m: len(l.instrs) >= 1000 and m["LOP3"] >= 0.4 * len(l.instrs))
         blocks = 1 if op == "cbc_encrypt" else SM4_LANES
-        return [Unit("SM4 block", [(loop, SM4_ROUNDS / blocks)], f"{SM4_ROUNDS} round iterations (static trip count) "
+        return [Unit("SM4 block", [(loop, SM4_ROUNDS / 4 / blocks)], f"{SM4_ROUNDS // 4} iterations of four rounds "
                      f"per call of {blocks} block(s) (sm4.hpp)", 16)] if loop else []
     return []
 

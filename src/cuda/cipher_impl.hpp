@@ -59,11 +59,15 @@ struct Impl<CipherImpl::sm4> {
   using Key = algo::Sm4RoundKeys;
   static constexpr int kLanes = 8;
   CA_HD static void expand(const RawKey& raw, Key& key) { algo::sm4_expand_key(raw.bytes, key); }
+  /// One block (CBC encryption's serial chain, a tail) on one lane: the bitsliced S-box is as cheap for one word,
+  /// and packing the planes grows with the lanes.
   CA_HD static void encrypt(const TtableView&, const Key& key, const std::uint8_t* in, std::uint8_t* out, int n) {
-    algo::sm4_crypt_blocks(key, false, in, out, n);
+    if (n == 1) return algo::sm4_crypt_lanes<1>(key, false, in, out, 1);
+    algo::sm4_crypt_lanes<kLanes>(key, false, in, out, n);
   }
   CA_HD static void decrypt(const TtableView&, const Key& key, const std::uint8_t* in, std::uint8_t* out, int n) {
-    algo::sm4_crypt_blocks(key, true, in, out, n);
+    if (n == 1) return algo::sm4_crypt_lanes<1>(key, true, in, out, 1);
+    algo::sm4_crypt_lanes<kLanes>(key, true, in, out, n);
   }
 };
 

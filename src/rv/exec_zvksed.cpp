@@ -9,7 +9,7 @@ namespace cryptaccel::rv {
 
 namespace {
 std::uint32_t tau(std::uint32_t x) {
-  algo::sm4_tau_words(&x, 1);
+  algo::sm4_tau_words<1>(&x);
   return x;
 }
 std::uint32_t ck(unsigned i) {
