@@ -159,16 +159,93 @@ CA_HD void hash_output(HashVariant v, std::uint64_t state[25], std::uint8_t* out
   }
 }
 
-/// Hashes one whole message: `out_len` bytes of digest (SHAKE: any length) into `out`.
+/// Byte `pos` of a message's padded final block(s), `end` bytes in all, after its whole blocks: the `tail_len` bytes
+/// at `tail`, then `pad` (0x80, or Keccak's domain byte), zeros, and for SHA-2/SM3 the bit length big-endian in the
+/// last `length_bytes` (16 for SHA-384/512: the bit count's top 3 bits go into the byte before the low 8); for
+/// Keccak, 0x80 ORed into the last byte. What hash_final_blocks writes, one byte at a time, so that hash_message can
+/// build the final words in registers (a buffer filled up to a run-time length lives in the GPU's local memory).
+CA_HD unsigned final_byte(const std::uint8_t* tail, std::size_t tail_len, std::size_t pos, std::size_t end,
+                          unsigned pad, std::size_t length_bytes, std::uint64_t total_bytes) {
+  unsigned v = pos < tail_len ? tail[pos] : 0u;
+  if (pos == tail_len) v = pad;
+  if (length_bytes == 0) return pos + 1 == end ? v | 0x80u : v;  // Keccak
+  if (pos + 8 >= end) return static_cast<unsigned>(((total_bytes << 3) >> (8 * (end - 1 - pos))) & 0xFFu);
+  if (length_bytes == 16 && pos + 9 == end) return static_cast<unsigned>(total_bytes >> 61);
+  return pos + length_bytes >= end ? 0u : v;
+}
+
+/// Absorbs the padded final block(s) of a message (its last `tail_len` < block-size bytes at `tail`, `total_bytes`
+/// long) into `state`, as hash_blocks over hash_final_blocks' output would, with the words built in registers.
+CA_HD void hash_final(HashVariant v, std::uint64_t state[25], const std::uint8_t* tail, std::size_t tail_len,
+                      std::uint64_t total_bytes) {
+  switch (hash_family(v)) {
+    case HashFamily::sha256:
+    case HashFamily::sm3: {
+      std::uint32_t h[8];
+      for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint32_t>(state[i]);
+      const std::size_t end = tail_len + 9 <= 64 ? 64 : 128;
+      for (std::size_t b = 0; b < end; b += 64) {
+        std::uint32_t w[16];
+        CA_UNROLL_ALL
+        for (int i = 0; i < 16; ++i) {
+          std::uint32_t word = 0;
+          for (int k = 0; k < 4; ++k)
+            word = word << 8 | final_byte(tail, tail_len, b + 4 * i + k, end, 0x80u, 8, total_bytes);
+          w[i] = word;
+        }
+        if (hash_family(v) == HashFamily::sha256) sha256_compress(h, w);
+        else sm3_compress(h, w);
+      }
+      for (int i = 0; i < 8; ++i) state[i] = h[i];
+      return;
+    }
+    case HashFamily::sha512: {
+      const std::size_t end = tail_len + 17 <= 128 ? 128 : 256;
+      for (std::size_t b = 0; b < end; b += 128) {
+        std::uint64_t w[16];
+        CA_UNROLL_ALL
+        for (int i = 0; i < 16; ++i) {
+          std::uint64_t word = 0;
+          for (int k = 0; k < 8; ++k)
+            word = word << 8 | final_byte(tail, tail_len, b + 8 * i + k, end, 0x80u, 16, total_bytes);
+          w[i] = word;
+        }
+        sha512_compress(state, w);
+      }
+      return;
+    }
+    case HashFamily::keccak: {
+      const std::size_t rate = hash_block_size(v);
+      const unsigned domain = v == HashVariant::shake128 || v == HashVariant::shake256 ? 0x1Fu : 0x06u;
+      for (std::size_t i = 0; i < rate / 8; ++i) {
+        std::uint64_t lane = 0;
+        for (int k = 7; k >= 0; --k)
+          lane = lane << 8 | final_byte(tail, tail_len, 8 * i + static_cast<std::size_t>(k), rate, domain, 0, 0);
+        state[i] ^= lane;
+      }
+      keccak_f1600(state);
+      return;
+    }
+  }
+}
+
+/// Hashes one whole message: `out_len` bytes of digest (SHAKE: any length) into `out`. The final blocks: on the GPU
+/// built word by word in registers (hash_final), on the host through a buffer (hash_final_blocks; byte by byte costs
+/// the host up to a third of a short message's time). tests/cpp/test_hash_final.cpp checks that the two agree for
+/// every variant and tail length.
 CA_HD void hash_message(HashVariant v, const std::uint8_t* in, std::size_t len, std::uint8_t* out, std::size_t out_len) {
   std::uint64_t state[25];
   hash_init(v, state);
   const std::size_t block = hash_block_size(v);
   const std::size_t whole = len / block;
   hash_blocks(v, state, in, whole);
+#if defined(__CUDA_ARCH__)
+  hash_final(v, state, in + whole * block, len - whole * block, len);
+#else
   std::uint8_t last[2 * 168];
   const std::size_t n = hash_final_blocks(v, in + whole * block, len - whole * block, len, last);
   hash_blocks(v, state, last, n);
+#endif
   hash_output(v, state, out, out_len);
 }
 

@@ -33,24 +33,30 @@ CA_HD std::uint32_t sha256_bsig1(std::uint32_t x) { return rotr32(x, 6) ^ rotr32
 CA_HD std::uint32_t sha256_ssig0(std::uint32_t x) { return rotr32(x, 7) ^ rotr32(x, 18) ^ (x >> 3); }
 CA_HD std::uint32_t sha256_ssig1(std::uint32_t x) { return rotr32(x, 17) ^ rotr32(x, 19) ^ (x >> 10); }
 
+/// Compresses one block given as its 16 message words (big-endian words of the block; used as the schedule's ring,
+/// so changed) into `h`.
+CA_HD void sha256_compress(std::uint32_t h[8], std::uint32_t w[16]) {
+  std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int t = 0; t < 64; ++t) {
+    if (t >= 16) {  // message schedule in a 16-word ring
+      w[t & 15] += sha256_ssig1(w[(t - 2) & 15]) + w[(t - 7) & 15] + sha256_ssig0(w[(t - 15) & 15]);
+    }
+    const std::uint32_t t1 = hh + sha256_bsig1(e) + ((e & f) ^ (~e & g)) + CA_TABLE(kSha256K)[t] + w[t & 15];
+    const std::uint32_t t2 = sha256_bsig0(a) + ((a & b) ^ (a & c) ^ (b & c));
+    hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+  }
+  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+}
+
 /// Processes `n` consecutive 64-byte blocks into `h`.
 CA_HD void sha256_blocks(std::uint32_t h[8], const std::uint8_t* blocks, std::size_t n) {
   for (; n; --n, blocks += 64) {
     std::uint32_t w[16];
     for (int t = 0; t < 16; ++t) w[t] = load_be32(blocks + 4 * t);
-    std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int t = 0; t < 64; ++t) {
-      if (t >= 16) {  // message schedule in a 16-word ring
-        w[t & 15] += sha256_ssig1(w[(t - 2) & 15]) + w[(t - 7) & 15] + sha256_ssig0(w[(t - 15) & 15]);
-      }
-      const std::uint32_t t1 = hh + sha256_bsig1(e) + ((e & f) ^ (~e & g)) + CA_TABLE(kSha256K)[t] + w[t & 15];
-      const std::uint32_t t2 = sha256_bsig0(a) + ((a & b) ^ (a & c) ^ (b & c));
-      hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+    sha256_compress(h, w);
   }
 }
 

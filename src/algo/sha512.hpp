@@ -53,22 +53,28 @@ CA_HD std::uint64_t sha512_bsig1(std::uint64_t x) { return rotr64(x, 14) ^ rotr6
 CA_HD std::uint64_t sha512_ssig0(std::uint64_t x) { return rotr64(x, 1) ^ rotr64(x, 8) ^ (x >> 7); }
 CA_HD std::uint64_t sha512_ssig1(std::uint64_t x) { return rotr64(x, 19) ^ rotr64(x, 61) ^ (x >> 6); }
 
+/// Compresses one block given as its 16 message words (big-endian 64-bit words of the block; used as the schedule's
+/// ring, so changed) into `h`.
+CA_HD void sha512_compress(std::uint64_t h[8], std::uint64_t w[16]) {
+  std::uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+  for (int t = 0; t < 80; ++t) {
+    if (t >= 16) w[t & 15] += sha512_ssig1(w[(t - 2) & 15]) + w[(t - 7) & 15] + sha512_ssig0(w[(t - 15) & 15]);
+    const std::uint64_t t1 = hh + sha512_bsig1(e) + ((e & f) ^ (~e & g)) + CA_TABLE(kSha512K)[t] + w[t & 15];
+    const std::uint64_t t2 = sha512_bsig0(a) + ((a & b) ^ (a & c) ^ (b & c));
+    hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+  }
+  h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+}
+
 /// Processes `n` consecutive 128-byte blocks into `h`.
 CA_HD void sha512_blocks(std::uint64_t h[8], const std::uint8_t* blocks, std::size_t n) {
   for (; n; --n, blocks += 128) {
     std::uint64_t w[16];
     for (int t = 0; t < 16; ++t) w[t] = load_be64(blocks + 8 * t);
-    std::uint64_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int t = 0; t < 80; ++t) {
-      if (t >= 16) w[t & 15] += sha512_ssig1(w[(t - 2) & 15]) + w[(t - 7) & 15] + sha512_ssig0(w[(t - 15) & 15]);
-      const std::uint64_t t1 = hh + sha512_bsig1(e) + ((e & f) ^ (~e & g)) + CA_TABLE(kSha512K)[t] + w[t & 15];
-      const std::uint64_t t2 = sha512_bsig0(a) + ((a & b) ^ (a & c) ^ (b & c));
-      hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+    sha512_compress(h, w);
   }
 }
 
