@@ -174,6 +174,20 @@ CA_HD unsigned final_byte(const std::uint8_t* tail, std::size_t tail_len, std::s
   return pos + length_bytes >= end ? 0u : v;
 }
 
+/// The 16 big-endian message words of the SHA-2/SM3 final block starting at byte `b` of the padded final blocks.
+template <class Word>
+CA_HD void final_words(Word w[16], const std::uint8_t* tail, std::size_t tail_len, std::size_t b, std::size_t end,
+                       std::size_t length_bytes, std::uint64_t total_bytes) {
+  CA_UNROLL_ALL
+  for (int i = 0; i < 16; ++i) {
+    Word word = 0;
+    for (std::size_t k = 0; k < sizeof(Word); ++k)
+      word = static_cast<Word>(word << 8 | final_byte(tail, tail_len, b + sizeof(Word) * i + k, end, 0x80u,
+                                                      length_bytes, total_bytes));
+    w[i] = word;
+  }
+}
+
 /// Absorbs the padded final block(s) of a message (its last `tail_len` < block-size bytes at `tail`, `total_bytes`
 /// long) into `state`, as hash_blocks over hash_final_blocks' output would, with the words built in registers.
 CA_HD void hash_final(HashVariant v, std::uint64_t state[25], const std::uint8_t* tail, std::size_t tail_len,
@@ -186,13 +200,7 @@ CA_HD void hash_final(HashVariant v, std::uint64_t state[25], const std::uint8_t
       const std::size_t end = tail_len + 9 <= 64 ? 64 : 128;
       for (std::size_t b = 0; b < end; b += 64) {
         std::uint32_t w[16];
-        CA_UNROLL_ALL
-        for (int i = 0; i < 16; ++i) {
-          std::uint32_t word = 0;
-          for (int k = 0; k < 4; ++k)
-            word = word << 8 | final_byte(tail, tail_len, b + 4 * i + k, end, 0x80u, 8, total_bytes);
-          w[i] = word;
-        }
+        final_words(w, tail, tail_len, b, end, 8, total_bytes);
         if (hash_family(v) == HashFamily::sha256) sha256_compress(h, w);
         else sm3_compress(h, w);
       }
@@ -203,13 +211,7 @@ CA_HD void hash_final(HashVariant v, std::uint64_t state[25], const std::uint8_t
       const std::size_t end = tail_len + 17 <= 128 ? 128 : 256;
       for (std::size_t b = 0; b < end; b += 128) {
         std::uint64_t w[16];
-        CA_UNROLL_ALL
-        for (int i = 0; i < 16; ++i) {
-          std::uint64_t word = 0;
-          for (int k = 0; k < 8; ++k)
-            word = word << 8 | final_byte(tail, tail_len, b + 8 * i + k, end, 0x80u, 16, total_bytes);
-          w[i] = word;
-        }
+        final_words(w, tail, tail_len, b, end, 16, total_bytes);
         sha512_compress(state, w);
       }
       return;
