@@ -9,9 +9,9 @@
 # GPU power, clocks and utilisation sampled every 100 ms all along. Each phase gets at most its own cap and what is
 # left of FIRST_LIGHT_SECONDS (default 330), so the script ends on its own inside the call's limit.
 # $OUT gets at most 8 files (the device tool's limit), each written as the run goes so that a cut-off run still
-# returns them: summary.txt, machine.txt, tests.log, bench.txt, rsa.txt, power.csv, results.tar.gz (JSON rows and
-# every separate log), and the summary is printed last.
-# Arguments: the phases to run, of tests, bench, rsa, crossover, stream, hashcat (default: all, in that order). For a second,
+# returns them: summary.txt, machine.txt, tests.log, bench.txt, rsa.txt, power.csv, ncu.txt, results.tar.gz (JSON
+# rows and every separate log), and the summary is printed last.
+# Arguments: the phases to run, of tests, bench, rsa, crossover, stream, ncu, hashcat (default: all, in that order). For a second,
 # shorter call, the environment narrows them: FIRST_LIGHT_CUDA_FILTER and FIRST_LIGHT_ENGINE_FILTER (GoogleTest
 # filters for cryptaccel_cuda_tests and the engine suites), FIRST_LIGHT_RSA_ARGS (cryptaccel_rsa_bench's sizes),
 # FIRST_LIGHT_HASHCAT_SECONDS (the cap of each hashcat -b, which compiles its kernels through NVRTC first),
@@ -26,7 +26,7 @@ work=$(mktemp -d)
 logs=$work/logs
 mkdir -p "$logs"
 status=0
-phases=" ${*:-tests bench rsa crossover stream hashcat} "
+phases=" ${*:-tests bench rsa crossover stream ncu hashcat} "
 want() { [[ $phases == *" $1 "* ]]; }
 
 log() { echo "[$(date -u +%H:%M:%S) +${SECONDS}s] $*" | tee -a "$out/summary.txt"; }
@@ -133,10 +133,24 @@ if want stream; then
   # Issue 22's cuda figure: file encryption through the streaming pipeline against the PCIe duplex bound.
   if [ -d "$work/python/cryptaccel" ]; then
     bench 60 "$out/bench.txt" env PYTHONPATH="$work/python" python3 bench/gpu/stream_bench.py --gib 4 --runs 3 \
-      --dir /dev/shm --json "$logs/stream.json"
+      --dir /dev/shm --stats --json "$logs/stream.json"
     grep -E '^(PCIe|aes-)' "$out/bench.txt" | tee -a "$out/summary.txt"
   else
     log "stream: no extension in $carry"
+  fi
+fi
+if want ncu; then
+  # Why T-table XTS and GCM's GHASH run far under their ceilings (bench/gpu/NOTES.md): Nsight Compute's full set on
+  # one launch each of the T-table (CipherImpl 1) ghash_segments (CipherOp 9) and xts (CipherOp 6) kernels.
+  ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  if [ -n "$ncu" ]; then
+    bench 90 "$out/ncu.txt" "$ncu" --set full --page details --kernel-name-base demangled \
+      -k 'regex:CipherImpl\)1, \(cryptaccel::cuda::CipherOp\)(6|9)>' -c 2 \
+      "$bin/cryptaccel_cuda_bench" --gib 0.25 --host-gib 0.25 --runs 1
+    grep -E 'cipher_kernel|Duration|Compute \(SM\) Throughput|Memory Throughput|Achieved Occupancy|Registers Per' \
+      "$out/ncu.txt" | head -20 | tee -a "$out/summary.txt"
+  else
+    log "ncu: not installed here"
   fi
 fi
 # hashcat on the same GPU: the machine's, or the portable copy (CUDA backend through the toolkit's libnvrtc).

@@ -39,6 +39,13 @@ struct StreamOptions {
   /// pipe(): batch buffers in flight between the reader, the engine and the writer (at least 3). Peak memory is
   /// about pipeline_buffers x chunk_bytes x chunks.
   std::size_t pipeline_buffers = 4;
+  /// How pipe_fd() takes a regular file.
+  enum class FileInput {
+    automatic,  ///< `map` for engines on host threads, `read` for the others (a GPU: read into pinned buffers)
+    map,        ///< mapped: processed straight from the page cache, no copy on the way in
+    read,       ///< read into the batch buffers by several reads at once
+  };
+  FileInput file_input = FileInput::automatic;
 };
 
 /// Called with output, in order, as it is ready; the view is valid only during the call.
@@ -85,8 +92,9 @@ class CipherStream {
   /// they can discard it (the CLI: a temporary file). The last batch's output is written only after the padding or
   /// the GCM tag checked. Only for a stream that has had no input yet; the stream is finished afterwards.
   void pipe(const StreamReader& read, const StreamSink& write);
-  /// Called on the processing thread after each batch with the number of input bytes processed so far: the bytes
-  /// before that offset are not read again (a caller that mapped a file may release their pages).
+  /// Called on the calling thread before it hands out each batch after the first, with the number of input bytes
+  /// processed so far: the bytes before that offset are not read again (a caller that mapped a file may release
+  /// their pages).
   using StreamProgress = std::function<void(std::uint64_t processed)>;
   /// pipe() over input already in memory, such as a file the caller mapped: each batch is processed from `input`
   /// straight into a pool buffer (not copied first), its pages populated a batch ahead on the calling thread
@@ -99,10 +107,12 @@ class CipherStream {
   using StreamCheck = std::function<void(std::uint64_t bytes_in)>;
   /// pipe() from a file descriptor, the rest of it from its current offset: the way to encrypt a file. A regular
   /// file of at least a chunk is mapped (pipe(bytes_view): no copy on the way in, its pages released once processed,
-  /// so memory stays that of the pool); anything else (a pipe, a terminal, a small file) is read. While a file is
-  /// mapped, a SIGBUS handler turns pages lost to a file that shrinks into zeros (other SIGBUS go to the previous
-  /// handler), and the stream then fails with Error("cannot read NAME: the file shrank while it was being read");
-  /// read errors are std::system_error("cannot read NAME", errno). `name` names the input in those messages.
+  /// so memory stays that of the pool), or, for an engine off the host threads (StreamOptions::file_input), read
+  /// into the batch buffers by several pread()s at once (the engine pins the buffers: a GPU moves each batch by DMA
+  /// with no host copy); anything else (a pipe, a terminal, a small file) is read. While a file is mapped, a SIGBUS
+  /// handler turns pages lost to a file that shrinks into zeros (other SIGBUS go to the previous handler); a file
+  /// that shrinks fails the stream with Error("cannot read NAME: the file shrank while it was being read") either
+  /// way; read errors are std::system_error("cannot read NAME", errno). `name` names the input in those messages.
   void pipe_fd(int fd, std::string_view name, const StreamSink& write, const StreamCheck& check = {});
 
   /// The engine that ran the batches so far ("" before the first).

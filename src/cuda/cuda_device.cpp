@@ -9,6 +9,7 @@
 
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/types.hpp"
+#include "cuda/host_pins.hpp"
 #include "cuda/kernels.hpp"
 #include "cuda/rsa_kernels.hpp"
 #include "cuda/xts_math.hpp"
@@ -35,7 +36,7 @@ const DeviceQuery& device_query() {
     if (e != cudaSuccess) {
       r.count = 0;
       r.error = cudaGetErrorString(e);
-      (void)cudaGetLastError();  // clear the sticky-free error so later calls start clean
+      (void)cudaGetLastError();  // clear the (non-sticky) error so later calls start clean
     }
     return r;
   }();
@@ -214,6 +215,20 @@ int current_device() {
   int d = 0;
   check(cudaGetDevice(&d), "cudaGetDevice");
   return d;
+}
+
+bool pin_host_memory(void* p, std::size_t n) {
+  if (n == 0 || cudaHostRegister(p, n, cudaHostRegisterPortable) != cudaSuccess) {
+    (void)cudaGetLastError();  // clear the (non-sticky) error so that later calls do not report it
+    return false;
+  }
+  host_pins().add(p, n);
+  return true;
+}
+
+void unpin_host_memory(void* p) {
+  host_pins().remove(p);
+  (void)cudaHostUnregister(p);
 }
 
 }  // namespace cryptaccel::cuda

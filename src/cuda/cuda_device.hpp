@@ -76,4 +76,11 @@ CudaDevice& cuda_device(int index);
 /// The device current for the calling thread (cudaGetDevice).
 int current_device();
 
+/// Page-locks [p, p + n) of the caller's host memory for every device (cudaHostRegister, portable) and records it in
+/// host_pins(), so that the executor copies to and from it directly; false (nothing done) when the runtime refuses
+/// (no device, or the memory limit for locked pages). Undo with unpin_host_memory(p) before the memory is freed.
+bool pin_host_memory(void* p, std::size_t n);
+/// Undoes pin_host_memory(p).
+void unpin_host_memory(void* p);
+
 }  // namespace cryptaccel::cuda

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -45,6 +46,16 @@ DeviceSet batch_devices() {
   return {count, [indices = std::move(indices)](std::size_t i) -> Device& { return cuda_device(indices[i]); }};
 }
 
+/// Host memory page-locked by pin_host_memory for as long as it lives.
+class PinnedHostBuffer final : public engine::HostBufferPin {
+ public:
+  explicit PinnedHostBuffer(void* p) : p_(p) {}
+  ~PinnedHostBuffer() override { unpin_host_memory(p_); }
+
+ private:
+  void* p_;
+};
+
 class CudaEngine final : public engine::Engine {
  public:
   CudaEngine(std::string_view name, std::string_view description, CipherImpl aes)
@@ -56,6 +67,10 @@ class CudaEngine final : public engine::Engine {
   bool supports(const CipherSpec&, Direction) const override { return true; }  // every mode CipherSpec can name
   bool runs_on_host_threads() const override { return false; }
   bool worth_auto(const engine::Work& work) const override { return cuda::worth_auto(work); }
+  std::unique_ptr<engine::HostBufferPin> pin_host_buffer(void* p, std::size_t n) const override {
+    if (!cuda_unavailable_reason().empty() || !pin_host_memory(p, n)) return nullptr;
+    return std::make_unique<PinnedHostBuffer>(p);
+  }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
     ExecOptions o = exec_options(aes_, options.xts_unit);

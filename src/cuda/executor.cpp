@@ -9,13 +9,14 @@
 #include <vector>
 
 #include "api/ct.hpp"
+#include "cuda/host_pins.hpp"
 #include "engine/hash_variant.hpp"
 #include "engine/thread_pool.hpp"
 
 namespace cryptaccel::cuda {
 namespace {
 
-constexpr std::uint64_t kCopyPiece = 4u << 20;  // host copies are spread over threads in pieces of this size
+constexpr std::uint64_t kCopyPiece = 1u << 20;  // host copies are spread over threads in pieces of this size
 
 std::uint64_t align256(std::uint64_t n) { return (n + 255) / 256 * 256; }
 
@@ -213,6 +214,23 @@ void run_cipher_batch(Device& dev, const CipherSpec& spec, Direction dir, std::s
       for (std::size_t s = 1; s < slots.size(); ++s) dev.wait(slots.stream(s), slots.stream(0));
   }
 
+  // Slices whose input or output lies in page-locked host memory (host_pins.hpp: the streaming pipeline's buffers)
+  // are copied between it and the device directly rather than through staging: input of whole blocks with no
+  // padding added on the host; output unless it must be held back (a GCM decryption until its tag verified, a padded
+  // decryption until its padding checked).
+  std::vector<std::vector<bool>> direct_in(chunks.size()), direct_out(chunks.size());
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    for (const Slice& sl : images[c].slices()) {
+      const CipherJob& job = jobs[sl.job];
+      direct_in[c].push_back(sl.len % 16 == 0 && sl.offset + sl.len <= job.in.size() &&
+                             host_pins().covers(job.in.data() + sl.offset, sl.len));
+      direct_out[c].push_back(!(gcm && dir == Direction::decrypt) && !pad_decrypt &&
+                              sl.offset + sl.len <= job.out.size() &&
+                              host_pins().covers(job.out.data() + sl.offset, sl.len));
+    }
+  }
+  auto any = [](const std::vector<bool>& v) { return std::find(v.begin(), v.end(), true) != v.end(); };
+
   std::vector<CipherArgs> args(slots.size());
   auto fill = [&](std::size_t c, std::size_t s) {
     const ChunkImage& img = images[c];
@@ -220,18 +238,31 @@ void run_cipher_batch(Device& dev, const CipherSpec& spec, Direction dir, std::s
     args[s] = img.write_metadata(slots.staging(s), slots.device(s), split, dev.xts_alpha_pow());
     const auto& sl = img.slices();
     if (sl.size() == 1) {
-      parallel_ranges((sl[0].len + 15) / 16 * 16, options.host_threads,
-                      [&](std::uint64_t b, std::uint64_t e) { img.copy_in(0, slots.staging(s), b, e); });
+      if (!direct_in[c][0])
+        parallel_ranges((sl[0].len + 15) / 16 * 16, options.host_threads,
+                        [&](std::uint64_t b, std::uint64_t e) { img.copy_in(0, slots.staging(s), b, e); });
     } else {
-      engine::parallel_for(sl.size(), options.host_threads,
-                           [&](std::size_t i) { img.copy_in(i, slots.staging(s), 0, (sl[i].len + 15) / 16 * 16); });
+      engine::parallel_for(sl.size(), options.host_threads, [&](std::size_t i) {
+        if (!direct_in[c][i]) img.copy_in(i, slots.staging(s), 0, (sl[i].len + 15) / 16 * 16);
+      });
     }
   };
   auto launch = [&](std::size_t c, std::size_t s) {
     const ChunkImage& img = images[c];
     const Stream st = slots.stream(s);
     std::uint8_t* dbase = slots.device(s);
-    dev.copy_to_device(dbase, slots.staging(s), img.upload_bytes(), st);
+    const auto& sl = img.slices();
+    if (!any(direct_in[c])) {
+      dev.copy_to_device(dbase, slots.staging(s), img.upload_bytes(), st);
+    } else {  // the metadata from staging, each slice's data from its own place
+      dev.copy_to_device(dbase + img.data_bytes(), slots.staging(s) + img.data_bytes(),
+                         img.upload_bytes() - img.data_bytes(), st);
+      for (std::size_t i = 0; i < sl.size(); ++i) {
+        const std::uint8_t* from = direct_in[c][i] ? jobs[sl[i].job].in.data() + sl[i].offset
+                                                   : slots.staging(s) + img.data_offset(i);
+        dev.copy_to_device(dbase + img.data_offset(i), from, (sl[i].len + 15) / 16 * 16, st);
+      }
+    }
     // The last slice of a cut GCM job combines partials written on the other streams: wait for them first.
     auto wait_others = [&] {
       for (std::size_t t = 0; t < slots.size(); ++t)
@@ -240,7 +271,17 @@ void run_cipher_batch(Device& dev, const CipherSpec& spec, Direction dir, std::s
     enqueue_cipher_ops(dev, spec, dir, img, args[s], st, false,
                        chunks[c].split ? std::function<void()>(wait_others) : std::function<void()>());
     wipe_device_secrets(dev, img, dbase, st);
-    if (img.data_bytes()) dev.copy_to_host(slots.staging(s), dbase, img.data_bytes(), st);
+    if (!any(direct_out[c])) {
+      if (img.data_bytes()) dev.copy_to_host(slots.staging(s), dbase, img.data_bytes(), st);
+    } else {
+      for (std::size_t i = 0; i < sl.size(); ++i) {
+        if (direct_out[c][i])
+          dev.copy_to_host(jobs[sl[i].job].out.data() + sl[i].offset, dbase + img.data_offset(i), sl[i].len, st);
+        else
+          dev.copy_to_host(slots.staging(s) + img.data_offset(i), dbase + img.data_offset(i),
+                           (sl[i].len + 15) / 16 * 16, st);
+      }
+    }
     if (img.results_bytes())
       dev.copy_to_host(slots.staging(s) + img.results_offset(), dbase + img.results_offset(), img.results_bytes(), st);
   };
@@ -274,7 +315,7 @@ void run_cipher_batch(Device& dev, const CipherSpec& spec, Direction dir, std::s
         n -= 16;
         std::memcpy(held_back[s_.job].data(), src + n, 16);
       }
-      parallel_copy(job.out.data() + s_.offset, src, n, sl.size() == 1 ? options.host_threads : 1);
+      if (!direct_out[c][i]) parallel_copy(job.out.data() + s_.offset, src, n, sl.size() == 1 ? options.host_threads : 1);
       if (!s_.last) return;
       if (gcm && dir == Direction::encrypt) std::memcpy(job.tag.data(), slots.staging(s) + img.tag_offset(i), job.tag.size());
       if (gcm && dir == Direction::decrypt) {

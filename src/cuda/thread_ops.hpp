@@ -288,13 +288,27 @@ CA_HD void op_gcm_ctr(const CipherArgs& a, const TtableView& t, std::uint64_t un
   keystream_xor<I>(a, t, job, u.first_block, counter, true);
 }
 
+/// A whole 16-byte GHASH block as a field element (big-endian halves). On the device an aligned block is one 16-byte
+/// load and four byte swaps (PRMT) instead of sixteen byte loads: the GHASH kernel was bound by L1 wavefronts
+/// (Nsight Compute, bench/results/2026-11-28-h100/run2/ncu.txt: 99% L1 throughput, 1 of 32 bytes per sector used).
+CA_HD algo::Gf128 load_ghash_block(const std::uint8_t* p) {
+#if defined(__CUDA_ARCH__)
+  if ((reinterpret_cast<std::uintptr_t>(p) & 15u) == 0) {
+    const uint4 w = *reinterpret_cast<const uint4*>(p);  // little-endian words: bytes 0-3 in w.x
+    auto be = [](unsigned x) { return static_cast<std::uint64_t>(__byte_perm(x, 0, 0x0123)); };
+    return algo::Gf128{be(w.x) << 32 | be(w.y), be(w.z) << 32 | be(w.w)};
+  }
+#endif
+  return algo::gf128_load(p);
+}
+
 /// Block i of a GCM slice's GHASH input (AAD zero-padded, then text zero-padded).
 CA_HD algo::Gf128 ghash_block(const DevCipherJob& job, const std::uint8_t* text, std::uint64_t i) {
   const std::uint64_t aad_blocks = (job.aad_len + kBlock - 1) / kBlock;
   const std::uint8_t* src = text;
   std::uint64_t len = job.len, at = (i - aad_blocks) * kBlock;
   if (i < aad_blocks) src = job.aad, len = job.aad_len, at = i * kBlock;
-  if (at + kBlock <= len) return algo::gf128_load(src + at);
+  if (at + kBlock <= len) return load_ghash_block(src + at);
   std::uint8_t block[kBlock] = {};
   for (std::uint64_t q = 0; at + q < len; ++q) block[q] = src[at + q];
   return algo::gf128_load(block);

@@ -99,6 +99,12 @@ struct Work {
   static Work of(WorkKind kind, std::size_t items, std::size_t bytes = 0) { return {kind, items, bytes, true}; }
 };
 
+/// A host buffer an engine has prepared for its copies (see Engine::pin_host_buffer); destroying it undoes that.
+class HostBufferPin {
+ public:
+  virtual ~HostBufferPin() = default;
+};
+
 /// A backend. Each engine says what it supports; dispatch asks, never guesses.
 class Engine {
  public:
@@ -122,6 +128,14 @@ class Engine {
   /// True for engines that compute on host CPU cores: dispatch then splits large jobs and calls run_cipher_jobs
   /// concurrently from several threads, on disjoint jobs. Engines with their own parallelism (GPU) return false.
   virtual bool runs_on_host_threads() const = 0;
+  /// Prepares [p, p + n), a buffer its caller will hand to this engine again and again (the streaming pipeline's
+  /// batch buffers), for faster copies: a GPU engine page-locks it, so that jobs in it move to and from the device
+  /// without a staging copy. The buffer must outlive the returned pin. nullptr (the default) when there is nothing
+  /// to do or it could not be done; jobs run either way.
+  virtual std::unique_ptr<HostBufferPin> pin_host_buffer(void* p, std::size_t n) const {
+    (void)p, (void)n;
+    return nullptr;
+  }
   /// Runs every job whose status is `pending` (all were validated); sets each job's status.
   virtual void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                                const BatchOptions& options) const = 0;

@@ -53,6 +53,7 @@ CipherStream::State::State(const CipherSpec& s, Direction d, const CipherParams&
                            std::size_t host_threads, std::size_t chunk_bytes, std::size_t chunks)
     : spec(s), unpadded(s), dir(d), key(p.key.size()), xts_unit(p.xts_unit), engine(o.engine), threads(host_threads),
       chunk(chunk_bytes), batch(chunk_bytes * chunks), pipeline_buffers(std::max<std::size_t>(o.pipeline_buffers, 3)),
+      file_input(o.file_input),
       tag_len(p.tag_len) {
   unpadded.padding = false;
   std::copy(p.key.begin(), p.key.end(), key.data.begin());
@@ -196,6 +197,11 @@ std::size_t CipherStream::State::crypt_last(const std::uint8_t* src, std::uint8_
 
 namespace {
 
+/// The least batch a stream gives an engine that does not run on host threads (a GPU), whatever the core count:
+/// each batch costs such an engine a pipeline fill and drain (copies in, kernels and copies out overlap only within
+/// a batch).
+constexpr std::size_t kGpuBatchBytes = std::size_t{64} << 20;
+
 /// Chunk size for `spec`: whole blocks, and for XTS whole data units (at least one).
 std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t requested) {
   const std::size_t unit = spec.mode == Mode::xts && xts_unit ? xts_unit : 16;
@@ -216,9 +222,20 @@ CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherPa
     throw InvalidArgument("invalid key length " + std::to_string(params.key.size()) + " for " + spec.name() +
                           " (expected " + std::to_string(spec.key_size()) + " bytes)");
   const std::size_t threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  const std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
-  state_ = std::make_unique<State>(spec, dir, params, options, threads,
-                                   chunk_for(spec, params.xts_unit, options.chunk_bytes), chunks);
+  const std::size_t chunk = chunk_for(spec, params.xts_unit, options.chunk_bytes);
+  std::size_t chunks = options.chunks_per_batch ? options.chunks_per_batch : 4 * threads;
+  // The engine the batches will run on (run_batch chooses again per batch; this is for sizing and pinning).
+  const engine::Engine* batch_engine = nullptr;
+  try {
+    batch_engine = &engine::select_engine(options.engine, spec, dir,
+                                          engine::Work::of(engine::WorkKind::cipher, chunks, chunk * chunks));
+  } catch (const EngineUnavailable&) {  // reported by the first batch
+  }
+  // An engine off the host threads (a GPU) pays a fixed cost per batch: give it batches of at least kGpuBatchBytes.
+  if (!options.chunks_per_batch && batch_engine && !batch_engine->runs_on_host_threads())
+    chunks = std::max(chunks, (kGpuBatchBytes + chunk - 1) / chunk);
+  state_ = std::make_unique<State>(spec, dir, params, options, threads, chunk, chunks);
+  state_->batch_engine = batch_engine;
   if (gcm) {
     // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs.
     const engine::Engine& e = building_block_engine(options.engine, spec, dir, options.chunk_bytes);

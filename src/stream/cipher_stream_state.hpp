@@ -35,6 +35,9 @@ struct CipherStream::State {
   std::size_t chunk;        // bytes per job: whole blocks (XTS: whole data units)
   std::size_t batch;        // bytes per batch: chunk x chunks per batch
   std::size_t pipeline_buffers;
+  /// The engine the batches are expected to run on (nullptr: unknown); pipe() pins its buffers for it.
+  const engine::Engine* batch_engine = nullptr;
+  StreamOptions::FileInput file_input;
   // update()/finish(): the collected input, processed in place (allocated on the first update: pipe() has its own).
   std::unique_ptr<SecretBuffer> in;
   std::size_t in_len = 0;

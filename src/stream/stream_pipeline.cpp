@@ -8,11 +8,19 @@
 // blocks, a padded decryption's last block): those few bytes go with the next batch (copied into the lead of its
 // buffer in front of its data; in memory they already are in front of it). The last batch ends the stream:
 // crypt_last() adds or checks the padding or the tag, with the growth area for what it adds.
+// With CRYPTACCEL_STREAM_STATS set, a finished pipe prints to stderr how long each stage was busy (reading or
+// populating the input, processing, releasing processed pages of a mapped file, writing): the busiest stage is the
+// one that bounds the stream.
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <pthread.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
@@ -52,6 +60,38 @@ std::thread start_thread_without_signals(std::function<void()> fn) {
   return std::thread(std::move(fn));
 }
 
+/// Busy time of each pipeline stage (CRYPTACCEL_STREAM_STATS).
+class StageClock {
+ public:
+  enum Stage { read, populate, crypt, release, write, count };
+  /// Runs fn() and adds its duration to `stage`.
+  template <class F>
+  auto timed(Stage stage, F&& fn) {
+    const auto start = std::chrono::steady_clock::now();
+    struct Add {
+      std::atomic<std::int64_t>& to;
+      std::chrono::steady_clock::time_point start;
+      ~Add() { to += (std::chrono::steady_clock::now() - start).count(); }
+    } add{ns_[stage], start};
+    return fn();
+  }
+  /// Prints the busy times, when CRYPTACCEL_STREAM_STATS is set.
+  void report(std::uint64_t bytes, std::size_t batches) const {
+    if (!std::getenv("CRYPTACCEL_STREAM_STATS")) return;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - born_).count();
+    auto ms = [&](Stage s) { return std::chrono::duration<double, std::milli>(std::chrono::nanoseconds(ns_[s].load())).count(); };
+    std::fprintf(stderr,
+                 "stream stats: %llu bytes in %zu batches, %.1f ms: busy read %.1f, populate %.1f, crypt %.1f, "
+                 "release %.1f, write %.1f ms\n",
+                 static_cast<unsigned long long>(bytes), batches, wall * 1e3, ms(read), ms(populate), ms(crypt),
+                 ms(release), ms(write));
+  }
+
+ private:
+  std::atomic<std::int64_t> ns_[count] = {};
+  const std::chrono::steady_clock::time_point born_ = std::chrono::steady_clock::now();
+};
+
 class Pipeline {
  public:
   Pipeline(State& state, const StreamSink& write, const CipherStream::StreamProgress& progress = {})
@@ -75,6 +115,7 @@ class Pipeline {
     if (processor.joinable()) processor.join();
     if (writer.joinable()) writer.join();
     if (error_) std::rethrow_exception(error_);
+    clock_.report(state_.bytes_in, batches_);
   }
 
   /// Reads every batch with `read` into a free buffer.
@@ -84,7 +125,9 @@ class Pipeline {
       if (!index) return;
       Slot& slot = *slots_[*index];
       slot.src = nullptr;
-      slot.length = read(mutable_bytes(slot.buffer.data.data() + State::kMaxCarry, state_.batch));
+      slot.length = clock_.timed(StageClock::read, [&] {
+        return read(mutable_bytes(slot.buffer.data.data() + State::kMaxCarry, state_.batch));
+      });
       slot.last = slot.length < state_.batch;
       state_.bytes_in += slot.length;
       push(Queue::read, *index);
@@ -99,9 +142,12 @@ class Pipeline {
       const std::optional<std::size_t> index = pop(Queue::free);
       if (!index) return;
       Slot& slot = *slots_[*index];
+      // The pages of batches processed so far go first (off the processing thread: on a machine of many cores,
+      // unmapping pages that the engine's threads touched costs a round of TLB shoot-downs).
+      if (progress_) clock_.timed(StageClock::release, [&] { progress_(processed_.load()); });
       slot.src = input.data() + offset;
       slot.length = std::min(state_.batch, input.size() - offset);
-      populate(slot.src, slot.length);
+      clock_.timed(StageClock::populate, [&] { populate_in_parallel(slot.src, slot.length); });
       offset += slot.length;
       slot.last = offset == input.size();
       state_.bytes_in += slot.length;
@@ -114,12 +160,31 @@ class Pipeline {
  private:
   struct Slot {
     SecretBuffer buffer;                // lead | batch | growth (see the file comment)
+    std::unique_ptr<engine::HostBufferPin> pin;  // the engine's hold on `buffer` (released before it)
+    std::size_t uses = 0;               // batches processed in this buffer
     const std::uint8_t* src = nullptr;  // the batch's input in memory, or nullptr: read into the batch area
     std::size_t begin = 0;              // the output: buffer[begin, begin + length)
     std::size_t length = 0;             // bytes of input, then bytes of output
     bool last = false;                  // the end of the input
     explicit Slot(std::size_t size) : buffer(size) {}
   };
+
+  /// populate() over [p, p + n) in up to kPopulateThreads pieces at once (one per four cores): page-table work of
+  /// one thread runs at 10-30 GB/s, under what many cores process.
+  void populate_in_parallel(const std::uint8_t* p, std::size_t n) {
+    const std::size_t pieces = std::min<std::size_t>(
+        {kPopulateThreads, std::max<std::size_t>(1, state_.threads / 4), std::max<std::size_t>(1, n >> 24)});
+    if (pieces <= 1) return populate(p, n);
+    const std::size_t piece = (n + pieces - 1) / pieces;
+    std::vector<std::thread> helpers;
+    for (std::size_t k = 1; k < pieces; ++k) {
+      const std::size_t b = std::min(n, k * piece);
+      helpers.push_back(start_thread_without_signals([=] { populate(p + b, std::min(n, b + piece) - b); }));
+    }
+    populate(p, std::min(n, piece));
+    for (std::thread& t : helpers) t.join();
+  }
+  static constexpr std::size_t kPopulateThreads = 4;
 
   /// Asks the kernel to map the pages of [p, p + n) now (MADV_POPULATE_READ, Linux 5.14); a hint: where it is not
   /// supported, or the file behind the pages shrank, the processing's own page faults do the work (or fail).
@@ -194,20 +259,25 @@ class Pipeline {
         std::memcpy(out, carry, carried);
       }
       slot.begin = static_cast<std::size_t>(out - slot.buffer.data.data());
+      // A buffer in use for the second time belongs to a stream of several batches: worth the engine's pinning
+      // (a GPU page-locks it, a one-time cost of a few milliseconds, so that its copies skip staging).
+      if (++slot.uses == 2 && state_.batch_engine && !state_.gcm && !state_.xts_key)
+        slot.pin = state_.batch_engine->pin_host_buffer(slot.buffer.data.data(), slot.buffer.data.size());
       const std::size_t total = carried + slot.length;
       if (slot.last) {
-        slot.length = state_.crypt_last(in, out, total);
+        slot.length = clock_.timed(StageClock::crypt, [&] { return state_.crypt_last(in, out, total); });
+        ++batches_;
         push(Queue::processed, *index);
         return;
       }
       const std::size_t keep = state_.held_back(), granule = state_.granule();
       const std::size_t n = total > keep ? (total - keep) / granule * granule : 0;
-      slot.length = state_.crypt(in, out, n);
+      slot.length = clock_.timed(StageClock::crypt, [&] { return state_.crypt(in, out, n); });
+      ++batches_;
       carried = total - n;
       if (!slot.src) std::memcpy(carry, in + n, carried);
       push(Queue::processed, *index);
       processed_ += n;
-      if (progress_) progress_(processed_);
     }
   }
 
@@ -216,22 +286,74 @@ class Pipeline {
       const std::optional<std::size_t> index = pop(Queue::processed);
       if (!index) return;
       Slot& slot = *slots_[*index];
-      if (slot.length) write_(bytes_view(slot.buffer.data.data() + slot.begin, slot.length));
+      if (slot.length)
+        clock_.timed(StageClock::write, [&] { write_(bytes_view(slot.buffer.data.data() + slot.begin, slot.length)); });
       if (slot.last) return;
       push(Queue::free, *index);
     }
   }
 
+  StageClock clock_;
+  std::size_t batches_ = 0;  // processed (processing thread only)
   State& state_;
   const StreamSink& write_;
-  const CipherStream::StreamProgress progress_;   // in-memory input: called after each batch with the bytes done
-  std::uint64_t processed_ = 0;                   // input bytes processed so far
+  const CipherStream::StreamProgress progress_;   // in-memory input: called before each batch with the bytes done
+  std::atomic<std::uint64_t> processed_{0};       // input bytes processed so far
   std::vector<std::unique_ptr<Slot>> slots_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::size_t> queues_[3];
   std::exception_ptr error_;
 };
+
+/// Fills `buffer` from `fd` at file offset `offset` in up to `pieces` pread()s at once (the calling thread reads the
+/// first piece, helper threads the others: one thread copies out of the page cache at 5-10 GB/s). Returns the bytes
+/// read, fewer than buffer.size() only at the end of the file. `on_interrupt` runs on the calling thread when its read
+/// is interrupted by a signal (it may throw). Throws std::system_error("cannot read NAME") on a read error, and Error
+/// when the file's end moved during the call (a piece came back short with bytes after it).
+std::size_t pread_in_parallel(int fd, std::uint64_t offset, mutable_bytes buffer, std::size_t pieces,
+                              const std::string& name, const std::function<void()>& on_interrupt) {
+  pieces = std::max<std::size_t>(1, std::min(pieces, buffer.size() >> 16));  // pieces of at least 64 KiB
+  const std::size_t piece = (buffer.size() + pieces - 1) / pieces;
+  std::vector<std::size_t> got(pieces, 0);
+  std::vector<int> error(pieces, 0);
+  auto read_piece = [&](std::size_t k, bool caller) {
+    const std::size_t b = std::min(buffer.size(), k * piece), len = std::min(buffer.size(), b + piece) - b;
+    while (got[k] < len) {
+      const ssize_t n = ::pread(fd, buffer.data() + b + got[k], len - got[k], static_cast<off_t>(offset + b + got[k]));
+      if (n == 0) return;
+      if (n > 0) {
+        got[k] += static_cast<std::size_t>(n);
+      } else if (errno != EINTR) {
+        error[k] = errno;
+        return;
+      } else if (caller && on_interrupt) {
+        on_interrupt();
+      }
+    }
+  };
+  {
+    std::vector<std::thread> helpers;
+    struct Join {  // also when the caller's piece throws (on_interrupt)
+      std::vector<std::thread>& threads;
+      ~Join() {
+        for (std::thread& t : threads) t.join();
+      }
+    } join{helpers};
+    for (std::size_t k = 1; k < pieces; ++k)
+      helpers.push_back(start_thread_without_signals([&read_piece, k] { read_piece(k, false); }));
+    read_piece(0, true);
+  }
+  for (int e : error)
+    if (e) throw std::system_error(e, std::generic_category(), "cannot read " + name);
+  std::size_t total = 0;
+  for (std::size_t k = 0; k < pieces; ++k) {
+    if (total < std::min(buffer.size(), k * piece) && got[k])  // bytes after a short piece
+      throw Error("cannot read " + name + ": the file changed while it was being read");
+    total += got[k];
+  }
+  return total;
+}
 
 /// The stream a pipe() may run: one that has taken no input and is not finished.
 CipherStream::State& fresh(CipherStream::State& s) {
@@ -258,6 +380,34 @@ void CipherStream::pipe(bytes_view input, const StreamSink& write, const StreamP
 
 void CipherStream::pipe_fd(int fd, std::string_view name, const StreamSink& write, const StreamCheck& check) {
   State& s = fresh(*state_);
+  // A regular file for an engine off the host threads (a GPU): read into the batch buffers, which the engine pins,
+  // so that each batch goes to the device and back by DMA with no host copy (the mapped path below would need one,
+  // from the mapping into the engine's staging memory). Several reads at once keep up with the device.
+  using FileInput = StreamOptions::FileInput;
+  const bool read_regular = s.file_input == FileInput::read ||
+                            (s.file_input == FileInput::automatic && s.batch_engine &&
+                             !s.batch_engine->runs_on_host_threads());
+  struct stat st {};
+  const off_t start = lseek(fd, 0, SEEK_CUR);
+  if (read_regular && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0 && st.st_size >= start) {
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    const std::string file(name);
+    const std::size_t pieces = std::min<std::size_t>(4, std::max<std::size_t>(1, s.threads / 4));
+    std::uint64_t taken = 0;
+    pipe(
+        [&](mutable_bytes buffer) {
+          const std::size_t got = pread_in_parallel(fd, static_cast<std::uint64_t>(start) + taken, buffer, pieces,
+                                                    file, [&] { if (check) check(taken); });
+          taken += got;
+          if (check) check(taken);
+          return got;
+        },
+        write);
+    lseek(fd, start + static_cast<off_t>(taken), SEEK_SET);
+    if (static_cast<std::uint64_t>(start) + taken < size)
+      throw Error("cannot read " + file + ": the file shrank while it was being read");
+    return;
+  }
   if (const std::unique_ptr<MappedFile> mapped = MappedFile::try_map(fd, s.chunk)) {
     s.finished = true;
     Pipeline pipeline(s, write, [&](std::uint64_t processed) { mapped->release_before(processed); });

@@ -255,6 +255,51 @@ struct TempFile {
   ~TempFile() { ::unlink(path.c_str()); }
 };
 
+TEST(CipherStream, PipeFdReadsRegularFilesInParallelWhenAsked) {
+  // FileInput::read (the way for GPU engines): each batch read by several pread()s at once, from the file's offset.
+  const CipherSpec spec = CipherSpec::parse("aes-256-ctr");
+  const bytes key(32, 3), iv(16, 4);
+  CipherParams p;
+  p.key = key, p.iv = iv;
+  StreamOptions o;
+  o.engine = "cpu", o.chunk_bytes = 65536, o.chunks_per_batch = 4, o.pipeline_buffers = 3, o.threads = 16;
+  o.file_input = StreamOptions::FileInput::read;
+  std::mt19937_64 rng(test_seed());
+  const bytes plain = test::random_bytes(rng, 3 * 1000 * 1000 + 11);
+  const auto collect = [](bytes& out) { return [&out](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }; };
+  for (off_t skip : {off_t{0}, off_t{4097}}) {
+    TempFile file(plain);
+    const int fd = ::open(file.path.c_str(), O_RDONLY);
+    ASSERT_EQ(::lseek(fd, skip, SEEK_SET), skip);
+    bytes out;
+    std::vector<std::uint64_t> checks;
+    CipherStream s(spec, Direction::encrypt, p, o);
+    s.pipe_fd(fd, "file", collect(out), [&](std::uint64_t n) { checks.push_back(n); });
+    EXPECT_EQ(::lseek(fd, 0, SEEK_CUR), static_cast<off_t>(plain.size()));
+    ::close(fd);
+    EXPECT_EQ(test::to_hex(out), test::to_hex(encrypt(spec, p, bytes_view(plain).subspan(skip), "ref")));
+    ASSERT_FALSE(checks.empty());
+    EXPECT_EQ(checks.back(), plain.size() - skip);
+  }
+  {  // the file shrinks mid-stream: the stream fails
+    TempFile file(plain);
+    const int fd = ::open(file.path.c_str(), O_RDONLY);
+    bytes out;
+    CipherStream s(spec, Direction::encrypt, p, o);
+    bool truncated = false;
+    EXPECT_THROW(s.pipe_fd(fd, "'shrinking'", collect(out),
+                           [&](std::uint64_t) {
+                             if (!truncated) {
+                               ASSERT_EQ(::truncate(file.path.c_str(), 10000), 0);
+                             }
+                             truncated = true;
+                           }),
+                 Error);
+    ::close(fd);
+    EXPECT_TRUE(truncated);
+  }
+}
+
 TEST(CipherStream, PipeFdMapsRegularFilesReadsPipesAndSurvivesAShrinkingFile) {
   const CipherSpec spec = CipherSpec::parse("aes-128-ctr");
   const bytes key(16, 9), iv(16, 8);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "cuda/aes_ttable.hpp"
 #include "cuda/emulated_device.hpp"
 #include "cuda/gf128_ctmul.hpp"
+#include "cuda/host_pins.hpp"
 #include "cuda/executor.hpp"
 #include "cuda/thread_ops.hpp"
 #include "cuda/xts_math.hpp"
@@ -103,9 +105,29 @@ void run_ref(const CipherSpec& spec, Direction dir, std::size_t xts_unit, Batch&
   run_batch(spec, dir, b.jobs, o);
 }
 
+/// Records every job's input and output as page-locked (host_pins.hpp) while it lives, so that the executor copies
+/// them to and from the device directly instead of through staging.
+struct PinJobBuffers {
+  std::vector<const void*> pinned;
+  explicit PinJobBuffers(std::span<const CipherJob> jobs) {
+    for (const CipherJob& job : jobs)
+      for (bytes_view v : {job.in, bytes_view(job.out)})
+        if (!v.empty() && !cuda::host_pins().covers(v.data(), v.size())) {
+          cuda::host_pins().add(v.data(), v.size());
+          pinned.push_back(v.data());
+        }
+  }
+  ~PinJobBuffers() {
+    for (const void* p : pinned) cuda::host_pins().remove(p);
+  }
+};
+
+enum class Buffers { staged, pinned };
+
 void run_emulated(const CipherSpec& spec, Direction dir, CipherImpl impl, std::size_t xts_unit, Batch& b,
-                  std::uint64_t chunk_bytes = 64 * 1024, std::size_t slots = 3) {
+                  std::uint64_t chunk_bytes = 64 * 1024, std::size_t slots = 3, Buffers buffers = Buffers::staged) {
   validate(spec, dir, xts_unit, b);
+  const PinJobBuffers pins(buffers == Buffers::pinned ? std::span<const CipherJob>(b.jobs) : std::span<const CipherJob>());
   cuda::EmulatedDevice dev;
   cuda::ExecOptions o;
   o.impl = impl;
@@ -203,6 +225,10 @@ TEST_P(CudaEmulated, MatchesRefBothDirections) {
     run_emulated(spec, Direction::encrypt, GetParam().impl, xts_unit, got);
     expect_same(want, got, "encrypt xts_unit " + std::to_string(xts_unit));
     if (HasFatalFailure()) return;
+    Batch got_pinned = clone(plain);  // the same from page-locked buffers, copied without staging
+    run_emulated(spec, Direction::encrypt, GetParam().impl, xts_unit, got_pinned, 64 * 1024, 3, Buffers::pinned);
+    expect_same(want, got_pinned, "encrypt, pinned, xts_unit " + std::to_string(xts_unit));
+    if (HasFatalFailure()) return;
 
     // Decryption of the ref's ciphertexts (some invalid ones on purpose).
     Batch cipher = clone(want);
@@ -222,6 +248,10 @@ TEST_P(CudaEmulated, MatchesRefBothDirections) {
     run_ref(spec, Direction::decrypt, xts_unit, want_d);
     run_emulated(spec, Direction::decrypt, GetParam().impl, xts_unit, got_d);
     expect_same(want_d, got_d, "decrypt xts_unit " + std::to_string(xts_unit));
+    if (HasFatalFailure()) return;
+    Batch got_d_pinned = clone(cipher);
+    run_emulated(spec, Direction::decrypt, GetParam().impl, xts_unit, got_d_pinned, 64 * 1024, 3, Buffers::pinned);
+    expect_same(want_d, got_d_pinned, "decrypt, pinned, xts_unit " + std::to_string(xts_unit));
     if (HasFatalFailure()) return;
     // Decryption gives the plaintext back.
     for (std::size_t i = 0; i < got_d.jobs.size(); ++i) {
@@ -286,14 +316,15 @@ TEST(CudaEmulatedPipeline, LargeGcmJobTamperedAnywhereFailsAndReleasesNothing) {
   run_ref(spec, Direction::encrypt, 0, enc);
   run_emulated(spec, Direction::encrypt, CipherImpl::aes_bitsliced, 0, mine);
   expect_same(enc, mine, "large gcm");
-  for (std::size_t flip : {std::size_t{0}, std::size_t{100000}, std::size_t{200 * 1024 + 2}}) {
+  for (std::size_t flip : {std::size_t{0}, std::size_t{100000}, std::size_t{200 * 1024 + 2}})
+  for (Buffers buffers : {Buffers::staged, Buffers::pinned}) {
     Batch c = clone(enc);
     c.ins[0].assign(c.jobs[0].out.begin(), c.jobs[0].out.begin() + c.jobs[0].out_len);
     c.ins[0][flip] ^= 0x01;
     c.jobs[0].in = c.ins[0];
     c.outs[0].assign(c.ins[0].size(), 0x77);
     c.jobs[0].out = c.outs[0];
-    run_emulated(spec, Direction::decrypt, CipherImpl::aes_bitsliced, 0, c);
+    run_emulated(spec, Direction::decrypt, CipherImpl::aes_bitsliced, 0, c, 64 * 1024, 3, buffers);
     EXPECT_EQ(c.jobs[0].status, JobStatus::auth_failed);
     EXPECT_TRUE(std::all_of(c.outs[0].begin(), c.outs[0].end(), [](std::uint8_t v) { return v == 0 || v == 0x77; }))
         << "plaintext released after a failed tag check (flip at " << flip << ")";

@@ -264,7 +264,8 @@ def test_every_cipher_matches_ref(gpu, cipher):
         key = rng.randbytes(info["key_size"])
         iv = rng.randbytes(info["iv_size"])
         plain = rng.randbytes(_length(cipher, rng))
-        aad = rng.randbytes(trial * 7)
+        # Only GCM takes additional authenticated data; the other modes reject a non-empty aad.
+        aad = rng.randbytes(trial * 7) if info["mode"] == "gcm" else b""
         want = cryptaccel.encrypt(cipher, key, plain, iv, aad=aad, padding=False, engine="ref")
         data = gpu.to_device(plain)
         if info["mode"] == "gcm":
