@@ -122,3 +122,31 @@ show("pre_lo ", PRE_LO)
 show("pre_hi ", PRE_HI)
 show("post_lo", POST_LO)
 show("post_hi", POST_HI)
+
+# GFNI (src/cpu/sm4_gfni_avx512.cpp): GF2P8AFFINEQB(x, A, b) = A*x ^ b and GF2P8AFFINEINVQB(y, A, b) = A*inv_q(y) ^ b
+# on every byte, so with y = phi(A_SM4*x ^ C) = M1*x ^ c1 and inv_p(v) = phi^-1(inv_q(phi(v))):
+#   S(x) = (A_SM4*phi^-1) * inv_q(M1*x ^ c1) ^ C.
+# An instruction matrix is one qword whose byte 7 - i holds row i (the input bits that output bit i sums).
+def gfni_qword(cols):
+    q = 0
+    for i in range(8):
+        row = sum(1 << j for j in range(8) if (cols[j] >> i) & 1)
+        q |= row << (8 * (7 - i))
+    return q
+
+
+def gfni_affine(q, x, b):  # the instruction's definition, byte by byte
+    r = 0
+    for i in range(8):
+        row = (q >> (8 * (7 - i))) & 0xFF
+        r |= (bin(row & x).count("1") & 1) << i
+    return r ^ b
+
+
+M3 = compose(A_SM4, PHI_INV)
+GFNI_PRE, GFNI_POST = gfni_qword(M1), gfni_qword(M3)
+for x in range(256):
+    y = gfni_affine(GFNI_PRE, x, c1)
+    assert gfni_affine(GFNI_POST, gf_inv(y, P_AES), C_SM4) == SM4_SBOX[x], hex(x)
+print(f"gfni: pre 0x{GFNI_PRE:016x} ^ 0x{c1:02x}, post (after inversion) 0x{GFNI_POST:016x} ^ 0x{C_SM4:02x};"
+      " all 256 inputs verified")

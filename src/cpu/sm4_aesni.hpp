@@ -1,6 +1,7 @@
-// SM4 with the AES-NI S-box (src/cpu/sm4_simd_kernel.hpp): raw block and counter-mode functions, one set per ISA
+// SM4 on SIMD registers (src/cpu/sm4_simd_kernel.hpp): raw block and counter-mode functions, one set per ISA
 // (sm4_aesni_sse.cpp: SSSE3 + AES-NI, 4 blocks per register; sm4_aesni_avx2.cpp: AVX2 + AES-NI, 8 blocks per
-// register pair of lanes). The modes around them are in sm4_modes.cpp. Constant time.
+// register pair of lanes; sm4_gfni_sse.cpp: SSSE3 + GFNI, 4 blocks; sm4_gfni_avx512.cpp: AVX-512 F/BW + GFNI, 16 blocks
+// per register). The modes around them are in sm4_modes.cpp. Constant time.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,10 +28,20 @@ struct Sm4Simd {
 const Sm4Simd& sm4_simd_sse();
 /// AVX2 + AES-NI on each 128-bit lane (needs cpu_features().avx2 && aesni).
 const Sm4Simd& sm4_simd_avx2();
-/// The fastest implementation this CPU runs (after CRYPTACCEL_CPU_MASK), or nullptr without SSSE3 + AES-NI.
+/// SSSE3 + GFNI (needs cpu_features().ssse3 && aesni && gfni).
+const Sm4Simd& sm4_simd_gfni_sse();
+/// AVX-512 F/BW + GFNI (needs cpu_features().avx512f && avx512bw && gfni).
+const Sm4Simd& sm4_simd_gfni_avx512();
+/// The fastest implementation this CPU runs for many blocks (after CRYPTACCEL_CPU_MASK), or nullptr without SSSE3 +
+/// AES-NI.
 const Sm4Simd* sm4_simd_best();
+/// The implementation with the least work and latency for up to four blocks (CBC encryption, one-block messages):
+/// gfni-sse where the CPU has GFNI, else aesni-sse. Needs SSSE3 + AES-NI.
+const Sm4Simd& sm4_simd_small();
 
-/// SM4 key schedule (needs SSSE3 + AES-NI): the 32 encryption round keys.
+/// SM4 key schedule (needs SSSE3 + AES-NI): the 32 encryption round keys, with the GFNI S-box where the CPU has it.
 void sm4_aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]);
+/// The key schedule on the GFNI S-box (needs SSSE3 + AES-NI + GFNI).
+void sm4_gfni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]);
 
 }  // namespace cryptaccel::cpu

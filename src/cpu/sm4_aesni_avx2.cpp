@@ -21,6 +21,7 @@ namespace {
 struct V256 {
   using R = __m256i;
   static constexpr int kBlocks = 8;
+  static constexpr bool kGfni = false;  ///< the S-box through AES-NI (sm4_simd_kernel.hpp)
   static inline R table(const std::uint8_t* t) {
     return _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(t)));
   }

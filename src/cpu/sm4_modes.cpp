@@ -179,7 +179,8 @@ class Sm4GcmSplitKey final : public engine::GcmSplitKey {
 
 }  // namespace
 
-Sm4CpuKey::Sm4CpuKey(const std::uint8_t key[16], const Sm4Simd* simd) : simd_(simd ? simd : sm4_simd_best()) {
+Sm4CpuKey::Sm4CpuKey(const std::uint8_t key[16], const Sm4Simd* simd)
+    : simd_(simd ? simd : sm4_simd_best()), small_(&sm4_simd_small()) {
   sm4_aesni_expand_key(key, enc_);
   for (int i = 0; i < 32; ++i) dec_[i] = enc_[31 - i];
 }
@@ -187,16 +188,16 @@ Sm4CpuKey::~Sm4CpuKey() {
   secure_wipe(enc_, sizeof enc_);
   secure_wipe(dec_, sizeof dec_);
 }
-// Up to 4 blocks (CBC encryption, short messages) take the SSE kernel's single register group: the least work.
+// Up to 4 blocks (CBC encryption, short messages) take a 128-bit kernel's single register group: the least work.
 void Sm4CpuKey::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
-  (nblocks <= 4 ? sm4_simd_sse() : *simd_).crypt(enc_, in, out, nblocks);
+  (nblocks <= 4 ? *small_ : *simd_).crypt(enc_, in, out, nblocks);
 }
 void Sm4CpuKey::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
-  (nblocks <= 4 ? sm4_simd_sse() : *simd_).crypt(dec_, in, out, nblocks);
+  (nblocks <= 4 ? *small_ : *simd_).crypt(dec_, in, out, nblocks);
 }
 void Sm4CpuKey::ctr(std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out,
                     std::size_t len) const {
-  (len <= 64 ? sm4_simd_sse() : *simd_).ctr(enc_, counter, inc32, in, out, len);
+  (len <= 64 ? *small_ : *simd_).ctr(enc_, counter, inc32, in, out, len);
 }
 
 bool sm4_cpu_supports(const CipherSpec& spec) {

@@ -1,4 +1,4 @@
-// The cpu engine's SM4 modes (ECB, CBC, CTR, GCM) on the AES-NI S-box kernels of sm4_aesni.hpp, with GCM's GHASH on
+// The cpu engine's SM4 modes (ECB, CBC, CTR, GCM) on the SIMD kernels of sm4_aesni.hpp (AES-NI or GFNI S-box), with GCM's GHASH on
 // PCLMULQDQ (ghash_pclmul.hpp). Same semantics, checks and messages as the AES path (openssl_aes.cpp): constant-time
 // PKCS#7 and tag checks, and output wiped when either fails.
 #pragma once
@@ -29,7 +29,8 @@ class Sm4CpuKey {
   void ctr(std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out, std::size_t len) const;
 
  private:
-  const Sm4Simd* simd_;
+  const Sm4Simd* simd_;   // many blocks
+  const Sm4Simd* small_;  // up to four blocks (sm4_simd_small)
   std::uint32_t enc_[32], dec_[32];
 };
 

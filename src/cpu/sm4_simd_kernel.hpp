@@ -13,6 +13,9 @@
 // PSHUFB nibble lookups each (tables in registers); S_aes is AESENCLAST with an all-zero round key, which also
 // applies ShiftRows. ShiftRows only permutes bytes, and the post-affine map is bytewise, so it is undone afterwards
 // by one PSHUFB merged with each of the byte rotations that L needs (INV_SR, INV_SR o rol8/16/24).
+// With GFNI (V::kGfni: sm4_gfni_sse.cpp, sm4_gfni_avx512.cpp) tau is two instructions instead,
+//   S_sm4(x) = M3 * inv(M1 * x ^ c1) ^ C   (GF2P8AFFINEQB, then GF2P8AFFINEINVQB, which inverts in AES's field)
+// with nothing to undo, and L's rotations are V::rol32 (VPROLD on AVX-512).
 // Every step is a fixed instruction sequence over registers: no secret-dependent branch or memory index.
 //
 // Requires, before inclusion: <cstddef>, <cstdint>, <cstring>, <immintrin.h> and the target pragma.
@@ -29,6 +32,11 @@ alignas(16) constexpr std::uint8_t kPostLo[16] = {0x6c, 0xd4, 0xa6, 0x1e, 0x52, 
                                                   0x0b, 0xb3, 0xc1, 0x79, 0x35, 0x8d, 0xff, 0x47};
 alignas(16) constexpr std::uint8_t kPostHi[16] = {0x00, 0xe0, 0x50, 0xb0, 0x9d, 0x7d, 0xcd, 0x2d,
                                                   0xc0, 0x20, 0x90, 0x70, 0x5d, 0xbd, 0x0d, 0xed};
+
+/// The GFNI form of the S-box (scripts/derive_sm4_aesni_affine.py): instruction matrices M1 and M3 (row i in byte
+/// 7 - i) and the constants added after each.
+inline constexpr std::uint64_t kGfniPre = 0x4c287db91a22505dull, kGfniPost = 0xf3ab34a974a6b589ull;
+inline constexpr int kGfniPreC = 0x3e, kGfniPostC = 0xd3;
 
 /// PSHUFB masks, each built from AES's ShiftRows permutation: AESENCLAST's output byte j is S(input byte kSr[j]).
 struct ShuffleMasks {
@@ -52,29 +60,50 @@ alignas(16) constexpr ShuffleMasks kMasks = make_masks();
 template <class V>
 struct Sm4Consts {
   using R = typename V::R;
-  R pre_lo, pre_hi, post_lo, post_hi, low_nibbles, rot0, rot8, rot16, rot24;
+  R pre_lo, pre_hi, post_lo, post_hi, low_nibbles, rot0, rot8, rot16, rot24;  // AES-NI S-box
+  R gf_pre, gf_post;                                                          // GFNI S-box
 
   // A user-provided constructor, so that it is compiled under this file's target pragma (an implicit one is not).
-  inline Sm4Consts()
-      : pre_lo(V::table(kPreLo)), pre_hi(V::table(kPreHi)), post_lo(V::table(kPostLo)), post_hi(V::table(kPostHi)),
-        low_nibbles(V::set1_8(0x0F)), rot0(V::table(kMasks.inv_sr[0])), rot8(V::table(kMasks.inv_sr[1])),
-        rot16(V::table(kMasks.inv_sr[2])), rot24(V::table(kMasks.inv_sr[3])) {}
+  inline Sm4Consts() {
+    if constexpr (V::kGfni) {
+      gf_pre = V::set1_64(kGfniPre), gf_post = V::set1_64(kGfniPost);
+    } else {
+      pre_lo = V::table(kPreLo), pre_hi = V::table(kPreHi), post_lo = V::table(kPostLo), post_hi = V::table(kPostHi);
+      low_nibbles = V::set1_8(0x0F), rot0 = V::table(kMasks.inv_sr[0]), rot8 = V::table(kMasks.inv_sr[1]);
+      rot16 = V::table(kMasks.inv_sr[2]), rot24 = V::table(kMasks.inv_sr[3]);
+    }
+  }
 
   /// An affine map given by its nibble tables.
   inline R affine(R x, R lo, R hi) const {
     return V::xor_(V::shuffle(lo, V::and_(x, low_nibbles)), V::shuffle(hi, V::and_(V::srl16(x, 4), low_nibbles)));
   }
-  /// tau, with ShiftRows still applied (undone by the rot* masks).
-  inline R tau_shifted(R x) const { return affine(V::aesenclast_zero(affine(x, pre_lo, pre_hi)), post_lo, post_hi); }
+  /// tau, with ShiftRows still applied on the AES-NI path (undone by the rot* masks); plain tau with GFNI.
+  inline R tau_shifted(R x) const {
+    if constexpr (V::kGfni)
+      return V::template gf_affine_inv<kGfniPostC>(V::template gf_affine<kGfniPreC>(x, gf_pre), gf_post);
+    else
+      return affine(V::aesenclast_zero(affine(x, pre_lo, pre_hi)), post_lo, post_hi);
+  }
   /// tau on every byte.
-  inline R tau(R x) const { return V::shuffle(tau_shifted(x), rot0); }
-  /// acc ^ L(tau(x)), L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24 = B ^ B<<<24 ^ (B ^ B<<<8 ^ B<<<16)<<<2; the
-  /// rotate by 2, the longest path, is XORed last.
+  inline R tau(R x) const {
+    if constexpr (V::kGfni) return tau_shifted(x);
+    else return V::shuffle(tau_shifted(x), rot0);
+  }
+  /// acc ^ L(tau(x)), L(B) = B ^ B<<<2 ^ B<<<10 ^ B<<<18 ^ B<<<24. AES-NI path: = B ^ B<<<24 ^ (B ^ B<<<8 ^
+  /// B<<<16)<<<2, the byte rotations merged into the ShiftRows shuffles and the rotate by 2, the longest path, XORed
+  /// last. GFNI path: four rotations and two three-way XORs.
   inline R t_xor(R x, R acc) const {
-    const R s = tau_shifted(x);
-    const R b = V::shuffle(s, rot0);
-    const R t = V::xor_(V::xor_(b, V::shuffle(s, rot8)), V::shuffle(s, rot16));
-    return V::xor_(V::xor_(V::xor_(acc, b), V::shuffle(s, rot24)), V::xor_(V::sll32(t, 2), V::srl32(t, 30)));
+    if constexpr (V::kGfni) {
+      const R b = tau_shifted(x);
+      return V::xor_(V::xor3(acc, b, V::template rol32<24>(b)),
+                     V::xor3(V::template rol32<2>(b), V::template rol32<10>(b), V::template rol32<18>(b)));
+    } else {
+      const R s = tau_shifted(x);
+      const R b = V::shuffle(s, rot0);
+      const R t = V::xor_(V::xor_(b, V::shuffle(s, rot8)), V::shuffle(s, rot16));
+      return V::xor_(V::xor_(V::xor_(acc, b), V::shuffle(s, rot24)), V::xor_(V::sll32(t, 2), V::srl32(t, 30)));
+    }
   }
 };
 
