@@ -92,9 +92,8 @@ class CipherStream {
   /// they can discard it (the CLI: a temporary file). The last batch's output is written only after the padding or
   /// the GCM tag checked. Only for a stream that has had no input yet; the stream is finished afterwards.
   void pipe(const StreamReader& read, const StreamSink& write);
-  /// Called on the calling thread before it hands out each batch after the first, with the number of input bytes
-  /// processed so far: the bytes before that offset are not read again (a caller that mapped a file may release
-  /// their pages).
+  /// Called on the processing thread after each batch with the number of input bytes processed so far: the bytes
+  /// before that offset are not read again (a caller that mapped a file may release their pages).
   using StreamProgress = std::function<void(std::uint64_t processed)>;
   /// pipe() over input already in memory, such as a file the caller mapped: each batch is processed from `input`
   /// straight into a pool buffer (not copied first), its pages populated a batch ahead on the calling thread

@@ -142,9 +142,6 @@ class Pipeline {
       const std::optional<std::size_t> index = pop(Queue::free);
       if (!index) return;
       Slot& slot = *slots_[*index];
-      // The pages of batches processed so far go first (off the processing thread: on a machine of many cores,
-      // unmapping pages that the engine's threads touched costs a round of TLB shoot-downs).
-      if (progress_) clock_.timed(StageClock::release, [&] { progress_(processed_.load()); });
       slot.src = input.data() + offset;
       slot.length = std::min(state_.batch, input.size() - offset);
       clock_.timed(StageClock::populate, [&] { populate_in_parallel(slot.src, slot.length); });
@@ -278,6 +275,9 @@ class Pipeline {
       if (!slot.src) std::memcpy(carry, in + n, carried);
       push(Queue::processed, *index);
       processed_ += n;
+      // Releasing here, between batches, measured faster on 2 cores than on the reader thread (there it interrupts
+      // the engine's threads with TLB shoot-downs mid-batch): AES-128-CTR 1 GiB 0.14 s vs 0.16 s, GCM 0.16 vs 0.19.
+      if (progress_) clock_.timed(StageClock::release, [&] { progress_(processed_.load()); });
     }
   }
 
@@ -297,7 +297,7 @@ class Pipeline {
   std::size_t batches_ = 0;  // processed (processing thread only)
   State& state_;
   const StreamSink& write_;
-  const CipherStream::StreamProgress progress_;   // in-memory input: called before each batch with the bytes done
+  const CipherStream::StreamProgress progress_;   // in-memory input: called after each batch with the bytes done
   std::atomic<std::uint64_t> processed_{0};       // input bytes processed so far
   std::vector<std::unique_ptr<Slot>> slots_;
   std::mutex mutex_;
