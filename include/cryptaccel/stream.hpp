@@ -8,8 +8,10 @@
 //     block of chunk k - 1;
 //   - XTS with data units (xts_unit > 0): chunks of whole data units, chunk k's first tweak IV + (its first unit);
 //   - GCM: each batch's counter mode and GHASH split into chunks over host threads through the engine's GCM building
-//     blocks (engine/gcm_split.hpp: partial hashes folded with powers of H); encryption appends the tag at finish;
-//     decryption takes the last tag_len bytes of the stream as the tag and verifies it at finish.
+//     blocks (engine/gcm_split.hpp: partial hashes folded with powers of H); on a GPU engine, which has none, the
+//     batch's counter mode runs there as CTR jobs and GHASH on a host engine's building blocks
+//     (src/stream/gcm_offload.hpp); encryption appends the tag at finish; decryption takes the last tag_len bytes of
+//     the stream as the tag and verifies it at finish.
 //   - XTS without data units (the whole stream one data unit): chunks of whole blocks over host threads through the
 //     engine's XTS kernel that starts at any block (engine/xts_split.hpp: the cpu engine), the last full block and a
 //     partial one held back to be processed together (ciphertext stealing). On engines without that kernel
@@ -55,17 +57,16 @@ using StreamSink = std::function<void(bytes_view)>;
 /// buffer.size() only at the end of the input.
 using StreamReader = std::function<std::size_t(mutable_bytes buffer)>;
 
-/// Whether `spec` can stream on `engine`: every mode; GCM only on an engine with GCM building blocks (cpu, ref, and
-/// `auto` where it picks one of them); XTS without data units (xts_unit 0) only on an engine with an XTS kernel that
-/// starts at any block (cpu, and `auto` where it picks cpu).
+/// Whether `spec` can stream on `engine`: every mode; GCM on an engine with GCM building blocks (cpu, ref) or off the
+/// host threads (cuda: counter mode there, GHASH on the host); XTS without data units (xts_unit 0) only on an engine
+/// with an XTS kernel that starts at any block (cpu, and `auto` where it picks cpu).
 bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine = "auto");
 
 /// One encryption or decryption of a stream. Not copyable; one thread at a time.
 class CipherStream {
  public:
   /// Checks the key, IV and (GCM) tag length as the one-shot API does; GCM also takes params.aad (hashed now). Throws
-  /// InvalidArgument, or EngineUnavailable when the engine cannot run `spec` (GCM: the engine must offer its GCM
-  /// building blocks, as cpu and ref do; single-unit XTS: see streamable).
+  /// InvalidArgument, or EngineUnavailable when the engine cannot run `spec` (see streamable).
   CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params, const StreamOptions& options = {});
   ~CipherStream();  // wipes the key and buffers
   CipherStream(const CipherStream&) = delete;

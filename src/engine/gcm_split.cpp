@@ -72,8 +72,8 @@ struct GcmStreamState::Secrets {
   }
 };
 
-GcmStreamState::GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad)
-    : key_(key), s_(std::make_unique<Secrets>()), aad_len_(aad.size()) {
+GcmStreamState::GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad, BulkCtr bulk_ctr)
+    : key_(key), bulk_ctr_(std::move(bulk_ctr)), s_(std::make_unique<Secrets>()), aad_len_(aad.size()) {
   // H, J0 (SP 800-38D §7.1: IV || 0^31 || 1 for 96-bit IVs, otherwise GHASH of the padded IV and its length).
   key_.encrypt_block(s_->h.data(), s_->h.data());
   if (iv.size() == 12) {
@@ -100,17 +100,34 @@ void GcmStreamState::process(Direction dir, const std::uint8_t* in, std::uint8_t
   const std::uint64_t first_block = done_ / kBlock;
   WipedBlocks partial(chunks);
   try {
-    parallel_for(chunks, threads, [&](std::size_t c) {
-      const std::size_t off = c * chunk_bytes, n = std::min(chunk_bytes, len - off);
-      Block counter = s_->j0;  // inc32 applied 1 + (its block number) times; GCM's counter wraps mod 2^32
-      algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block + off / kBlock));
-      if (dir == Direction::encrypt) {
-        key.encrypt_and_hash(counter.data(), in + off, out + off, n, partial.v[c].data());
-      } else {
-        key.hash_and_decrypt(counter.data(), in + off, out + off, n, partial.v[c].data());
-      }
-      secure_wipe(counter.data(), kBlock);  // J0 of a long IV depends on H
-    });
+    if (bulk_ctr_) {
+      // Counter mode for the whole piece in one call elsewhere; the chunks' partial hashes here, over the ciphertext
+      // (when decrypting, before the keystream overwrites it).
+      Block counter = s_->j0;
+      algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block));
+      auto hash_chunks = [&](const std::uint8_t* text) {
+        parallel_for(chunks, threads, [&](std::size_t c) {
+          const std::size_t off = c * chunk_bytes;
+          key.ghash(partial.v[c].data(), text + off, std::min(chunk_bytes, len - off));
+        });
+      };
+      if (dir == Direction::decrypt) hash_chunks(in);
+      bulk_ctr_(counter.data(), in, out, len);
+      if (dir == Direction::encrypt) hash_chunks(out);
+      secure_wipe(counter.data(), kBlock);
+    } else {
+      parallel_for(chunks, threads, [&](std::size_t c) {
+        const std::size_t off = c * chunk_bytes, n = std::min(chunk_bytes, len - off);
+        Block counter = s_->j0;  // inc32 applied 1 + (its block number) times; GCM's counter wraps mod 2^32
+        algo::ctr32_add(counter.data(), static_cast<std::uint32_t>(1 + first_block + off / kBlock));
+        if (dir == Direction::encrypt) {
+          key.encrypt_and_hash(counter.data(), in + off, out + off, n, partial.v[c].data());
+        } else {
+          key.hash_and_decrypt(counter.data(), in + off, out + off, n, partial.v[c].data());
+        }
+        secure_wipe(counter.data(), kBlock);  // J0 of a long IV depends on H
+      });
+    }
   } catch (...) {  // a backend failure (EVP): nothing is released
     secure_wipe(out, len);
     throw;

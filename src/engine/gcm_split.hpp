@@ -9,6 +9,8 @@
 // Engines provide the building blocks through Engine::gcm_split_key.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 
@@ -41,8 +43,14 @@ void run_split_gcm(const Engine& engine, const CipherSpec& spec, Direction dir, 
 /// piece; CipherStream (src/stream/cipher_stream.cpp) feeds many. The state (H, J0, E(J0), the hash) is wiped with it.
 class GcmStreamState {
  public:
-  /// Derives H, J0 and E(J0) from `key` (which must outlive the state) and `iv`, and hashes `aad`.
-  GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad);
+  /// GCM's counter mode over a whole piece somewhere else (a GPU engine's batches: src/stream/gcm_offload.hpp):
+  /// out = in ^ E(c), E(inc32(c)), ... over `len` bytes from counter block `c` (in == out allowed). Throws on failure.
+  using BulkCtr = std::function<void(const std::uint8_t counter[16], const std::uint8_t* in, std::uint8_t* out,
+                                     std::size_t len)>;
+
+  /// Derives H, J0 and E(J0) from `key` (which must outlive the state) and `iv`, and hashes `aad`. With `bulk_ctr`,
+  /// each piece's counter mode runs there in one call and only GHASH (and the few blocks of the set-up) on `key`.
+  GcmStreamState(const GcmSplitKey& key, bytes_view iv, bytes_view aad, BulkCtr bulk_ctr = {});
   ~GcmStreamState();
   GcmStreamState(const GcmStreamState&) = delete;
   GcmStreamState& operator=(const GcmStreamState&) = delete;
@@ -58,6 +66,7 @@ class GcmStreamState {
  private:
   struct Secrets;
   const GcmSplitKey& key_;
+  BulkCtr bulk_ctr_;
   std::unique_ptr<Secrets> s_;
   std::uint64_t aad_len_ = 0, done_ = 0;  // bytes of AAD, and of message processed so far
 };

@@ -11,6 +11,7 @@
 
 #include "algo/block_modes.hpp"
 #include "stream/cipher_stream_state.hpp"
+#include "stream/gcm_offload.hpp"
 #include "api/ct.hpp"
 #include "api/job_failure.hpp"
 #include "api/secret_buffer.hpp"
@@ -31,6 +32,26 @@ const engine::Engine& building_block_engine(std::string_view requested, const Ci
   return engine::select_engine(requested, spec, dir, engine::Work::of(engine::WorkKind::cipher, 1, chunk_bytes));
 }
 
+/// Whether a GCM stream on `e` runs its counter mode there in batches (gcm_offload.hpp): an engine off the host
+/// threads (a GPU) without GCM building blocks, that runs CTR of the same cipher.
+bool offloads_gcm_ctr(const engine::Engine& e, const CipherSpec& gcm) {
+  CipherSpec ctr = gcm;
+  ctr.mode = Mode::ctr;
+  return !e.runs_on_host_threads() && e.supports(ctr, Direction::encrypt);
+}
+
+/// GCM building blocks under `key` from a host engine (cpu, else ref): GHASH and the few blocks of the set-up for a
+/// stream whose counter mode runs on a GPU.
+std::unique_ptr<engine::GcmSplitKey> host_gcm_key(const CipherSpec& spec, bytes_view key) {
+  for (const char* name : {"cpu", "ref"}) {
+    try {
+      if (auto k = engine::select_engine(name, spec, Direction::encrypt).gcm_split_key(spec.cipher, key)) return k;
+    } catch (const EngineUnavailable&) {
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine) {
@@ -43,7 +64,8 @@ bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view e
   try {
     const engine::Engine& e = building_block_engine(engine, spec, Direction::encrypt, 1 << 20);
     const bytes_view key(probe, spec.key_size());
-    return gcm ? e.gcm_split_key(spec.cipher, key) != nullptr : e.xts_split_key(spec.cipher, key) != nullptr;
+    if (gcm) return e.gcm_split_key(spec.cipher, key) != nullptr || offloads_gcm_ctr(e, spec);
+    return e.xts_split_key(spec.cipher, key) != nullptr;
   } catch (const EngineUnavailable&) {
     return false;
   }
@@ -237,13 +259,20 @@ CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherPa
   state_ = std::make_unique<State>(spec, dir, params, options, threads, chunk, chunks);
   state_->batch_engine = batch_engine;
   if (gcm) {
-    // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs.
+    // GCM streams through the engine's GCM building blocks (engine/gcm_split.hpp), not through batches of jobs; on a
+    // GPU, its batches run the counter mode and a host engine's building blocks GHASH (gcm_offload.hpp).
     const engine::Engine& e = building_block_engine(options.engine, spec, dir, options.chunk_bytes);
     state_->gcm_key = e.gcm_split_key(spec.cipher, params.key);
+    engine::GcmStreamState::BulkCtr bulk_ctr;
+    if (!state_->gcm_key && offloads_gcm_ctr(e, spec)) {
+      state_->gcm_key = host_gcm_key(spec, params.key);
+      bulk_ctr = gcm_ctr_through_batches(spec.cipher, state_->key.data, std::string(e.name()), threads);
+    }
     if (!state_->gcm_key)
       throw EngineUnavailable("engine '" + std::string(e.name()) + "' does not stream " + spec.name() +
                               " (use cpu or ref)");
-    state_->gcm = std::make_unique<engine::GcmStreamState>(*state_->gcm_key, params.iv, params.aad);
+    state_->gcm =
+        std::make_unique<engine::GcmStreamState>(*state_->gcm_key, params.iv, params.aad, std::move(bulk_ctr));
     state_->engine_used = std::string(e.name());
   }
   if (spec.mode == Mode::xts && params.xts_unit == 0) {

@@ -258,7 +258,7 @@ class Pipeline {
       slot.begin = static_cast<std::size_t>(out - slot.buffer.data.data());
       // A buffer in use for the second time belongs to a stream of several batches: worth the engine's pinning
       // (a GPU page-locks it, a one-time cost of a few milliseconds, so that its copies skip staging).
-      if (++slot.uses == 2 && state_.batch_engine && !state_.gcm && !state_.xts_key)
+      if (++slot.uses == 2 && state_.batch_engine)
         slot.pin = state_.batch_engine->pin_host_buffer(slot.buffer.data.data(), slot.buffer.data.size());
       const std::size_t total = carried + slot.length;
       if (slot.last) {

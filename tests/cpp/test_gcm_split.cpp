@@ -21,6 +21,7 @@
 #include "cryptaccel/modes.hpp"
 #include "engine/engine.hpp"
 #include "engine/gcm_split.hpp"
+#include "stream/gcm_offload.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {
@@ -208,6 +209,38 @@ TEST_P(GcmSplit, CounterWrapsInsideMessageAndAtChunkBoundaries) {
       ASSERT_EQ(to_hex(bytes_view(buffer).subspan(w * kBlock, std::min<std::size_t>(48, len - w * kBlock))),
                 to_hex(bytes_view(want).subspan(w * kBlock, std::min<std::size_t>(48, len - w * kBlock))));
       ASSERT_TRUE(buffer == want) << "differs away from the wrap";
+    }
+  }
+}
+
+TEST_P(GcmSplit, CounterModeThroughBatchesOfAnotherEngineMatches) {
+  // The GPU way of streaming GCM (src/stream/gcm_offload.hpp): each piece's counter mode as CTR jobs of run_batch on
+  // another engine (here ref; cuda in tests/cuda), GHASH on this engine's building blocks; the counter's low word
+  // wrapping inside a piece makes two CTR jobs there.
+  const bytes key = random_bytes(rng_, spec_.key_size());
+  CipherSpec ecb = spec_;
+  ecb.mode = Mode::ecb;
+  ecb.padding = false;
+  const bytes h = encrypt(ecb, CipherParams{key}, bytes(16, 0), "ref");
+  const auto k = engine_->gcm_split_key(spec_.cipher, key);
+  const std::size_t len = 20000 + 5, piece = 4096;  // pieces of 256 blocks, the last one partial
+  for (std::size_t w : {std::size_t{0}, std::size_t{255}, std::size_t{256}, std::size_t{700}, (len - 1) / kBlock,
+                        std::size_t{1} << 20}) {
+    bytes j0 = random_bytes(rng_, 16);
+    algo::store_be32(j0.data() + 12, static_cast<std::uint32_t>(0xFFFFFFFFu - w));  // data block w has low word 0
+    const bytes iv = w < (std::size_t{1} << 20) ? iv_for_j0(h, j0) : random_bytes(rng_, 12);
+    const bytes aad = random_bytes(rng_, 33), pt = random_bytes(rng_, len);
+    SCOPED_TRACE("wrap at block " + std::to_string(w));
+    const bytes want = expected(key, iv, aad, pt, 16);
+    for (Direction dir : {Direction::encrypt, Direction::decrypt}) {
+      engine::GcmStreamState state(*k, iv, aad, gcm_ctr_through_batches(spec_.cipher, key, "ref", 1));
+      bytes data = dir == Direction::encrypt ? pt : bytes(want.begin(), want.end() - 16);
+      for (std::size_t off = 0; off < len; off += piece)  // in place, as the stream's batches
+        state.process(dir, data.data() + off, data.data() + off, std::min(piece, len - off), 2, 1024);
+      bytes tag(16);
+      state.tag(tag.data(), 16);
+      EXPECT_EQ(to_hex(tag), to_hex(bytes_view(want).last(16))) << (dir == Direction::encrypt ? "seal" : "open");
+      EXPECT_TRUE(data == (dir == Direction::encrypt ? bytes(want.begin(), want.end() - 16) : pt));
     }
   }
 }
