@@ -6,6 +6,7 @@
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
+#include "cryptaccel/hex.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/password.hpp"
 #include "cryptaccel/shacrypt.hpp"

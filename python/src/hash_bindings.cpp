@@ -396,15 +396,10 @@ nb::bytes hash_digest(PyHash& self, std::size_t length) {
   return out;
 }
 
-nb::str to_hex(const nb::bytes& b) {
-  static constexpr char kDigits[] = "0123456789abcdef";
+nb::str hex_str(const nb::bytes& b) {
   const auto* p = reinterpret_cast<const std::uint8_t*>(PyBytes_AS_STRING(b.ptr()));
-  const std::size_t n = static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr()));
-  std::string hex(2 * n, '0');
-  for (std::size_t i = 0; i < n; ++i) {
-    hex[2 * i] = kDigits[p[i] >> 4];
-    hex[2 * i + 1] = kDigits[p[i] & 15];
-  }
+  const std::string hex =
+      cryptaccel::to_hex(cryptaccel::bytes_view(p, static_cast<std::size_t>(PyBytes_GET_SIZE(b.ptr()))));
   return nb::str(hex.data(), hex.size());
 }
 
@@ -465,7 +460,7 @@ PyObject* hexdigest_method(PyObject* self, PyObject*) noexcept {
   PyHash* h = built_hash(self);
   if (!h) return nullptr;
   try {
-    return to_hex(hash_digest(*h, 0)).release().ptr();
+    return hex_str(hash_digest(*h, 0)).release().ptr();
   } catch (...) {
     set_python_error(std::current_exception());
     return nullptr;
@@ -695,7 +690,7 @@ void register_hash_bindings(nb::module_& m) {
       .def(
           "hexdigest",
           [](PyHashXOF& self, nb::handle length) {
-            return to_hex(hash_digest(self, xof_length(length, "hexdigest")));
+            return hex_str(hash_digest(self, xof_length(length, "hexdigest")));
           },
           nb::arg("length").none() = missing_length(), nb::sig("def hexdigest(self, length: int) -> str"),
           "As digest(length), as 2*length lower-case hex digits.");

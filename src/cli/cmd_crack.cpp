@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "atomic_output.hpp"
+#include "cryptaccel/hex.hpp"
 #include "commands.hpp"
 #include "crack_candidates.hpp"
 #include "crack_options.hpp"
@@ -72,13 +73,7 @@ std::vector<Rule> load_rules(const CrackOptions& o) {
 
 /// hex of `plain` (--outfile-format 3).
 std::string hex_of(std::string_view plain) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : plain) {
-    out += kDigits[c >> 4];
-    out += kDigits[c & 15];
-  }
-  return out;
+  return to_hex(bytes_view(reinterpret_cast<const std::uint8_t*>(plain.data()), plain.size()));
 }
 
 /// A find's line in the --outfile-format fields, joined with ':'.

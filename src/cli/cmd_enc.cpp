@@ -29,12 +29,12 @@
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/hex.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/types.hpp"
 #include "cryptaccel/stream.hpp"
 #include "base64_stream.hpp"
 #include "enc_password.hpp"
-#include "hex.hpp"
 #include "spool_file.hpp"
 #include "password_source.hpp"
 #include "stream_input.hpp"
@@ -244,8 +244,8 @@ void print_cipher_list() {
 
 bytes decode_hex_option(const std::string& hex, std::string_view option) {
   try {
-    return parse_hex(hex);
-  } catch (const std::invalid_argument& e) {
+    return from_hex(hex);
+  } catch (const InvalidArgument& e) {
     throw InvalidArgument("invalid hex in " + std::string(option) + ": " + e.what());
   }
 }

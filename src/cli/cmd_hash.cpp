@@ -19,6 +19,7 @@
 #include "commands.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
+#include "cryptaccel/hex.hpp"
 #include "cryptaccel/version.hpp"
 #include "hash_check_line.hpp"
 #include "hash_digester.hpp"
@@ -41,17 +42,6 @@ void message(const std::string& text) {
 std::string failure_text(const std::string& name, const hash::DigestOutcome& outcome) {
   const std::string why = outcome.error != 0 ? std::strerror(outcome.error) : outcome.message;
   return hash::quote_name(name) + ": " + why;
-}
-
-std::string to_hex(bytes_view data) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * data.size());
-  for (const std::uint8_t b : data) {
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  return out;
 }
 
 /// Case-insensitive comparison of a hex digest from a checksum file with a computed digest.

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "crack_io.hpp"
+#include "cryptaccel/hex.hpp"
 
 namespace cryptaccel::cli::crack {
 namespace {
@@ -75,15 +76,7 @@ bool plain_needs_hex(std::string_view plain) {
 
 std::string encode_plain(std::string_view plain) {
   if (!plain_needs_hex(plain)) return std::string(plain);
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out = "$HEX[";
-  for (char c : plain) {
-    const auto b = static_cast<std::uint8_t>(c);
-    out += kDigits[b >> 4];
-    out += kDigits[b & 15];
-  }
-  out += ']';
-  return out;
+  return "$HEX[" + to_hex(bytes_view(reinterpret_cast<const std::uint8_t*>(plain.data()), plain.size())) + "]";
 }
 
 std::string decode_plain(std::string_view field) {

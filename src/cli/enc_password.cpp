@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "cryptaccel/error.hpp"
-#include "hex.hpp"
+#include "cryptaccel/hex.hpp"
 
 namespace cryptaccel::cli {
 
@@ -15,7 +15,7 @@ namespace {
 bytes salt_from_hex(const std::string& hex, const char* command) {
   bytes salt;
   try {
-    salt = parse_hex(hex.size() % 2 ? hex + "0" : hex);
+    salt = from_hex(hex.size() % 2 ? hex + "0" : hex);
   } catch (const std::exception& e) {
     throw InvalidArgument(std::string("invalid hex in -S: ") + e.what());
   }

@@ -15,7 +15,7 @@
 #include "atomic_output.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/rsa.hpp"
-#include "hex.hpp"
+#include "cryptaccel/hex.hpp"
 #include "pkeyutl_io.hpp"
 #include "pkeyutl_recover.hpp"
 
@@ -66,8 +66,8 @@ bool bool_field(const Json& value, const std::string& name, std::size_t number) 
 
 bytes hex_field(const Json& value, const std::string& name, std::size_t number) {
   try {
-    return parse_hex(text_field(value, name, number));
-  } catch (const std::invalid_argument& e) {
+    return from_hex(text_field(value, name, number));
+  } catch (const InvalidArgument& e) {
     throw InvalidArgument("manifest line " + std::to_string(number) + ": \"" + name + "\": " + e.what());
   }
 }

@@ -9,7 +9,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
 #include "dash_option.hpp"
-#include "hex.hpp"
+#include "cryptaccel/hex.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
 namespace {
@@ -167,8 +167,8 @@ void apply_pkeyopt(CryptoSettings& s, std::string_view name_value) {
     s.digest = value;
   } else if (name == "rsa_oaep_label") {
     try {
-      s.oaep_label = parse_hex(value);
-    } catch (const std::invalid_argument& e) {
+      s.oaep_label = from_hex(value);
+    } catch (const InvalidArgument& e) {
       throw InvalidArgument(std::string("-pkeyopt rsa_oaep_label: ") + e.what());
     }
   } else {

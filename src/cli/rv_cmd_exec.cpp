@@ -8,6 +8,7 @@
 #include <string>
 
 #include "atomic_output.hpp"
+#include "cryptaccel/hex.hpp"
 #include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
 
@@ -33,15 +34,12 @@ std::string signature_text(const std::vector<std::uint32_t>& words, unsigned gra
   std::vector<std::uint8_t> bytes;
   for (const std::uint32_t w : words)
     for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(w >> (8 * i)));
-  static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
+  std::vector<std::uint8_t> line(granularity);
   for (std::size_t i = 0; i < bytes.size(); i += granularity) {
-    for (std::size_t j = granularity; j > 0; --j) {
-      const std::uint8_t b = i + j <= bytes.size() ? bytes[i + j - 1] : 0;
-      out += kHex[b >> 4];
-      out += kHex[b & 15];
-    }
-    out += '\n';
+    for (std::size_t j = 0; j < granularity; ++j)  // highest address first
+      line[j] = i + granularity - j <= bytes.size() ? bytes[i + granularity - j - 1] : 0;
+    out += to_hex(line) + '\n';
   }
   return out;
 }
