@@ -24,6 +24,7 @@ CpuFeatures detect() {
   CpuFeatures f;
 #if CRYPTACCEL_X86
   unsigned a, b, c, d;
+  if (__get_cpuid(0, &a, &b, &c, &d)) f.intel = b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e;  // "GenuineIntel"
   if (!__get_cpuid(1, &a, &b, &c, &d)) return f;
   f.ssse3 = c & (1u << 9);
   f.pclmulqdq = c & (1u << 1);

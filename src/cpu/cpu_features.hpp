@@ -22,6 +22,10 @@ struct CpuFeatures {
   bool bmi1 = false;        ///< ANDN among others (CPUID.7:EBX.BMI1)
   bool bmi2 = false;        ///< MULX among others (CPUID.7:EBX.BMI2)
   bool adx = false;         ///< ADCX/ADOX: add with carry through CF or OF only (CPUID.7:EBX.ADX)
+  /// An Intel CPU (CPUID.0 vendor "GenuineIntel"): where AVX-512 has run 512 bits wide since Skylake-SP. AMD's Zen 4
+  /// splits 512-bit operations into two 256-bit halves, so a choice between a 16-lane AVX-512 kernel and a faster
+  /// scalar unit (SHA-NI) measured on Intel does not carry over. Not a feature: CRYPTACCEL_CPU_MASK leaves it.
+  bool intel = false;
 
   /// Space-separated names of the features present, e.g. "aesni pclmulqdq avx2 sha_ni".
   std::string names() const;

@@ -26,6 +26,11 @@ HashFamily family_of(HashAlgorithm a) { return algo::hash_family(engine::to_vari
 // SHA-NI CPUs (Goldmont, Zen, Ice Lake and later) all have SSE4.1, which the SHA-NI code also uses.
 bool has_shani(const CpuFeatures& f) { return f.sha_ni && f.ssse3; }
 bool has_avx2(const CpuFeatures& f) { return f.avx2; }
+bool has_avx512(const CpuFeatures& f) { return f.avx512f && f.avx512bw; }
+/// The 16-lane SHA-256 kernel is the default on Intel CPUs (measured ahead of SHA-NI x2 there:
+/// bench/results/2026-11-28-xeon-2c-sm4-gfni/sha256-batch-ab.txt) and on CPUs without SHA-NI; elsewhere (Zen 4,
+/// whose 512-bit operations run as two halves, beside a fast SHA-NI) SHA-NI x2 stays first.
+bool prefer_avx512_sha256(const CpuFeatures& f) { return f.intel || !has_shani(f); }
 
 /// A multi-buffer kernel and when to use it.
 struct KernelEntry {
@@ -33,6 +38,8 @@ struct KernelEntry {
   const LaneKernel& (*kernel)();
   bool (*runs_here)(const CpuFeatures&);
   const char* needs;  ///< the feature runs_here checks, for messages
+  /// Whether it is the default where it runs (nullptr: always); else it runs only when named (tests, benchmarks).
+  bool (*preferred)(const CpuFeatures&);
   /// LaneOptions::drain_lanes for the default path: the number of busy lanes at or below which finishing their
   /// messages one at a time (SHA-NI where present, else the portable block function) beats running the kernel:
   /// kernel time per call-block over one-message time per block.
@@ -51,21 +58,25 @@ constexpr std::size_t kNever = SIZE_MAX;
 //   SM3      AVX2 x8 140 ns, OpenSSL 330 ns, portable ~700 ns
 //   SHA3-256 AVX2 x4 435 ns, OpenSSL 480 ns, portable 620 ns (136-byte blocks)
 // CPUs with full-width AVX2 (Intel since Haswell, AMD since Zen 2) should run the AVX2 kernels about twice as fast
-// relative to scalar code; SHA-512's cut-over to OpenSSL is conservative there.
-const std::array<KernelEntry, 5>& kernels() {
-  static const std::array<KernelEntry, 5> table = {{
-      {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", 1, kNever},
-      {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", 1, kNever},
-      {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", 2, 256},
-      {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", 1, kNever},
-      {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", 2, kNever},
+// relative to scalar code; SHA-512's cut-over to OpenSSL is conservative there. On the Intel Xeon of
+// bench/results/2026-11-28-xeon-2c-sm4-gfni (AVX-512, SHA-NI), batches of 4096 SHA-256 messages against OpenSSL one
+// by one, medians of five: AVX-512 x16 1.56x at 64 B and 1.93x at 1 KiB, SHA-NI x2 1.49x and 1.22x.
+const std::array<KernelEntry, 6>& kernels() {
+  static const std::array<KernelEntry, 6> table = {{
+      {HashFamily::sha256, &sha256_avx512_x16_kernel, &has_avx512, "AVX-512 F/BW", &prefer_avx512_sha256, 1, kNever},
+      {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", nullptr, 1, kNever},
+      {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", nullptr, 1, kNever},
+      {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", nullptr, 2, 256},
+      {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", nullptr, 1, kNever},
+      {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", nullptr, 2, kNever},
   }};
   return table;
 }
 
 const KernelEntry* default_kernel(HashAlgorithm a) {
   for (const KernelEntry& k : kernels())
-    if (k.family == family_of(a) && k.runs_here(cpu_features())) return &k;
+    if (k.family == family_of(a) && k.runs_here(cpu_features()) && (!k.preferred || k.preferred(cpu_features())))
+      return &k;
   return nullptr;
 }
 

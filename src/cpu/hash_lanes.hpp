@@ -60,6 +60,7 @@ void write_digest(HashAlgorithm algorithm, std::uint64_t words[25], mutable_byte
 // The kernels (each in its own file; call only when cpu_features() has what the comment names).
 const LaneKernel& sha256_shani_x2_kernel();  ///< SHA-224/256, 2 lanes, SHA-NI + SSE4.1
 const LaneKernel& sha256_avx2_x8_kernel();   ///< SHA-224/256, 8 lanes, AVX2
+const LaneKernel& sha256_avx512_x16_kernel();  ///< SHA-224/256, 16 lanes, AVX-512 F/BW
 const LaneKernel& sha512_avx2_x4_kernel();   ///< SHA-384/512/512-224/512-256, 4 lanes, AVX2
 const LaneKernel& sm3_avx2_x8_kernel();      ///< SM3, 8 lanes, AVX2
 const LaneKernel& keccak_avx2_x4_kernel();   ///< SHA-3 and SHAKE, 4 lanes, AVX2
