@@ -22,6 +22,8 @@ struct Sm4Simd {
   /// The SM4 S-box tau on each of `tau_bytes` bytes (for tests).
   void (*tau)(const std::uint8_t* in, std::uint8_t* out);
   std::size_t tau_bytes;
+  /// The key schedule with this implementation's S-box: the 32 encryption round keys.
+  void (*expand_key)(const std::uint8_t key[16], std::uint32_t rk[32]);
 };
 
 /// SSSE3 + AES-NI (needs cpu_features().ssse3 && aesni).
@@ -30,18 +32,18 @@ const Sm4Simd& sm4_simd_sse();
 const Sm4Simd& sm4_simd_avx2();
 /// SSSE3 + GFNI (needs cpu_features().ssse3 && aesni && gfni).
 const Sm4Simd& sm4_simd_gfni_sse();
+/// SSSE3 + GFNI + AVX-512 VL on XMM registers (needs cpu_features().ssse3 && aesni && gfni && avx512vl).
+const Sm4Simd& sm4_simd_gfni_avx512vl();
 /// AVX-512 F/BW + GFNI (needs cpu_features().avx512f && avx512bw && gfni).
 const Sm4Simd& sm4_simd_gfni_avx512();
 /// The fastest implementation this CPU runs for many blocks (after CRYPTACCEL_CPU_MASK), or nullptr without SSSE3 +
 /// AES-NI.
 const Sm4Simd* sm4_simd_best();
 /// The implementation with the least work and latency for up to four blocks (CBC encryption, one-block messages):
-/// gfni-sse where the CPU has GFNI, else aesni-sse. Needs SSSE3 + AES-NI.
+/// gfni-avx512vl, gfni-sse or aesni-sse, the first this CPU runs. Needs SSSE3 + AES-NI.
 const Sm4Simd& sm4_simd_small();
 
-/// SM4 key schedule (needs SSSE3 + AES-NI): the 32 encryption round keys, with the GFNI S-box where the CPU has it.
+/// SM4 key schedule (needs SSSE3 + AES-NI): the 32 encryption round keys, by sm4_simd_small()'s S-box.
 void sm4_aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]);
-/// The key schedule on the GFNI S-box (needs SSSE3 + AES-NI + GFNI).
-void sm4_gfni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]);
 
 }  // namespace cryptaccel::cpu

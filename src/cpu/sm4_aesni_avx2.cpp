@@ -73,6 +73,7 @@ void ctr(const std::uint32_t rk[32], std::uint8_t counter[16], bool inc32, const
          std::size_t len) {
   sm4_ctr_any<Kernel, Kernel1, V256>(rk, counter, inc32, in, out, len);
 }
+void expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) { sm4_expand_key_simd<V256>(key, rk); }
 void tau(const std::uint8_t* in, std::uint8_t* out) {
   const Sm4Consts<V256> c;
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
@@ -87,7 +88,7 @@ void tau(const std::uint8_t* in, std::uint8_t* out) {
 namespace cryptaccel::cpu {
 
 const Sm4Simd& sm4_simd_avx2() {
-  static constexpr Sm4Simd simd{"aesni-avx2", Kernel::kBlocks, &crypt, &ctr, &tau, 32};
+  static constexpr Sm4Simd simd{"aesni-avx2", Kernel::kBlocks, &crypt, &ctr, &tau, 32, &expand_key};
   return simd;
 }
 

@@ -44,7 +44,7 @@ void aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) { sm4_ex
 namespace cryptaccel::cpu {
 
 const Sm4Simd& sm4_simd_sse() {
-  static constexpr Sm4Simd simd{"aesni-sse", Kernel::kBlocks, &crypt, &ctr, &tau, 16};
+  static constexpr Sm4Simd simd{"aesni-sse", Kernel::kBlocks, &crypt, &ctr, &tau, 16, &aesni_expand_key};
   return simd;
 }
 
@@ -56,11 +56,12 @@ const Sm4Simd* sm4_simd_best() {
   return &sm4_simd_sse();
 }
 
-const Sm4Simd& sm4_simd_small() { return cpu_features().gfni ? sm4_simd_gfni_sse() : sm4_simd_sse(); }
-
-void sm4_aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) {
-  if (cpu_features().gfni) return sm4_gfni_expand_key(key, rk);
-  aesni_expand_key(key, rk);
+const Sm4Simd& sm4_simd_small() {
+  const CpuFeatures& f = cpu_features();
+  if (f.gfni && f.avx512vl) return sm4_simd_gfni_avx512vl();
+  return f.gfni ? sm4_simd_gfni_sse() : sm4_simd_sse();
 }
+
+void sm4_aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) { sm4_simd_small().expand_key(key, rk); }
 
 }  // namespace cryptaccel::cpu

@@ -70,6 +70,7 @@ void ctr(const std::uint32_t rk[32], std::uint8_t counter[16], bool inc32, const
          std::size_t len) {
   sm4_ctr_any<Kernel, Kernel1, V512>(rk, counter, inc32, in, out, len);
 }
+void expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) { sm4_expand_key_simd<V512>(key, rk); }
 void tau(const std::uint8_t* in, std::uint8_t* out) {
   const Sm4Consts<V512> c;
   _mm512_storeu_si512(out, c.tau(_mm512_loadu_si512(in)));
@@ -83,7 +84,7 @@ void tau(const std::uint8_t* in, std::uint8_t* out) {
 namespace cryptaccel::cpu {
 
 const Sm4Simd& sm4_simd_gfni_avx512() {
-  static constexpr Sm4Simd simd{"gfni-avx512", Kernel::kBlocks, &crypt, &ctr, &tau, 64};
+  static constexpr Sm4Simd simd{"gfni-avx512", Kernel::kBlocks, &crypt, &ctr, &tau, 64, &expand_key};
   return simd;
 }
 
