@@ -21,6 +21,7 @@
 
 #include "atomic_output.hpp"
 #include "cryptaccel/hex.hpp"
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "crack_candidates.hpp"
 #include "crack_options.hpp"
@@ -340,17 +341,7 @@ int run_crack(const std::vector<std::string>& args) {
   int exit_code = 0;
   const auto options = parse_crack_options(args, exit_code);
   if (!options) return exit_code;
-  try {
-    return run(*options);
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "cryptaccel crack: out of memory\n");
-  } catch (const std::exception& e) {
-    std::string text = e.what();
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    std::fflush(stdout);
-    std::fprintf(stderr, "cryptaccel crack: %s\n", text.c_str());
-  }
-  return kExitError;
+  return run_reporting_errors("crack", kExitError, [&] { return run(*options); });
 }
 
 }  // namespace cryptaccel::cli

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "atomic_output.hpp"
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "dash_option.hpp"
 #include "cryptaccel/cipher.hpp"
@@ -517,17 +518,12 @@ void run(const EncOptions& opt, const char* command, std::string& failure_hint) 
   if (salted_hint) std::fprintf(stderr, "cryptaccel %s: hint: %s\n", command, kSaltedHint);
 }
 
-void report_error(const char* command, std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "cryptaccel %s: %s\n", command, message.c_str());
-}
-
 }  // namespace
 
 int run_enc(const std::vector<std::string>& args, bool decrypt_by_default) {
   const char* command = decrypt_by_default ? "dec" : "enc";
   std::string hint;  // set by run() for a decryption failure's message
-  try {
+  const auto body = [&] {
     const EncOptions opt = parse_args(args, decrypt_by_default);
     if (opt.help) {
       std::printf(kUsage, command, join_cipher_names().c_str());
@@ -539,14 +535,13 @@ int run_enc(const std::vector<std::string>& args, bool decrypt_by_default) {
     }
     run(opt, command, hint);
     return 0;
-  } catch (const std::bad_alloc&) {
-    report_error(command, "out of memory");
-  } catch (const std::exception& e) {
-    // A failed padding or tag check of an input that looked password-encrypted: the hint says why it may have failed.
+  };
+  // A failed padding or tag check of an input that looked password-encrypted: the hint says why it may have failed.
+  const auto describe = [&](const std::exception& e) {
     const bool check_failed = dynamic_cast<const BadDecrypt*>(&e) || dynamic_cast<const AuthenticationFailed*>(&e);
-    report_error(command, check_failed && !hint.empty() ? std::string(e.what()) + " (hint: " + hint + ")" : e.what());
-  }
-  return 1;
+    return check_failed && !hint.empty() ? std::string(e.what()) + " (hint: " + hint + ")" : std::string(e.what());
+  };
+  return run_reporting_errors(command, 1, body, describe);
 }
 
 }  // namespace cryptaccel::cli

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
@@ -339,18 +340,7 @@ int run_hash(const std::vector<std::string>& args) {
   std::setlocale(LC_CTYPE, "");  // quoting of file names in messages depends on it, as in coreutils
   const auto opt = hash::parse_hash_options(args);
   if (!opt) return 1;
-  try {
-    return run(*opt);
-  } catch (const std::bad_alloc&) {
-    message("out of memory");
-  } catch (const std::exception& e) {
-    std::string text = e.what();
-    for (char& c : text) {
-      if (c == '\n') c = ' ';
-    }
-    message(text);
-  }
-  return 1;
+  return run_reporting_errors("hash", 1, [&] { return run(*opt); });
 }
 
 }  // namespace cryptaccel::cli

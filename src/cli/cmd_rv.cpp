@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "parse_error_text.hpp"
 #include "cryptaccel/rv.hpp"
@@ -23,11 +24,7 @@ namespace {
 
 using namespace rvlab;
 
-void report_error(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fflush(stdout);
-  std::fprintf(stderr, "cryptaccel rv: %s\n", message.c_str());
-}
+void report_error(std::string message) { cli::report_error("rv", std::move(message)); }
 
 /// A non-negative integer option, optionally with a k/K (2^10) or M (2^20) suffix when `sizes` is set.
 std::uint64_t parse_number(std::string_view text, std::string_view option, bool sizes) {
@@ -188,7 +185,7 @@ int run_rv(const std::vector<std::string>& args) {
     return 1;
   }
 
-  try {
+  return run_reporting_errors("rv", 1, [&]() -> int {
     if (list->parsed()) return rv_list(list_o);
     if (run->parsed()) {
       run_o.xlen = parse_small(run_xlen, "--xlen");
@@ -245,12 +242,8 @@ int run_rv(const std::vector<std::string>& args) {
       if (!t_vlen.empty()) table_o.vlen = parse_small(t_vlen, "--vlen");
       return rv_table(table_o);
     }
-  } catch (const std::bad_alloc&) {
-    report_error("out of memory");
-  } catch (const std::exception& e) {
-    report_error(e.what());
-  }
-  return 1;
+    return 1;
+  });
 }
 
 }  // namespace cryptaccel::cli

@@ -21,6 +21,7 @@
 
 #include "atomic_output.hpp"
 #include "parse_error_text.hpp"
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/engine.hpp"
@@ -210,10 +211,7 @@ Plan make_plan(const SpeedArgs& args) {
   return plan;
 }
 
-void report_error(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "cryptaccel speed: %s\n", message.c_str());
-}
+void report_error(std::string message) { cli::report_error("speed", std::move(message)); }
 
 /// Checks `impl` on `workload` against ref, then times its cells: one row per batch setting. Returns false when the
 /// check or a cell failed (reported on stderr; the rows then carry the error and are left out of the table).
@@ -382,14 +380,7 @@ int run_speed(const std::vector<std::string>& args) {
     return 1;
   }
 
-  try {
-    return run(parsed);
-  } catch (const std::bad_alloc&) {
-    report_error("out of memory");
-  } catch (const std::exception& e) {
-    report_error(e.what());
-  }
-  return 1;
+  return run_reporting_errors("speed", 1, [&] { return run(parsed); });
 }
 
 }  // namespace cryptaccel::cli

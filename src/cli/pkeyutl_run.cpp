@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "atomic_output.hpp"
+#include "command_errors.hpp"
 #include "commands.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/rsa.hpp"
@@ -139,15 +140,10 @@ int run_one(const pkeyutl::Options& opt) {
   return 1;
 }
 
-void report_error(std::string message) {
-  std::replace(message.begin(), message.end(), '\n', ' ');
-  std::fprintf(stderr, "cryptaccel pkeyutl: %s\n", message.c_str());
-}
-
 }  // namespace
 
 int run_pkeyutl(const std::vector<std::string>& args) {
-  try {
+  return run_reporting_errors("pkeyutl", 1, [&] {
     const pkeyutl::Options opt = pkeyutl::parse_args(args);
     if (opt.help) {
       std::printf("%s", pkeyutl::kUsage);
@@ -155,12 +151,7 @@ int run_pkeyutl(const std::vector<std::string>& args) {
     }
     if (!opt.batch_path.empty()) return pkeyutl::run_batch(opt);
     return run_one(opt);
-  } catch (const std::bad_alloc&) {
-    report_error("out of memory");
-  } catch (const std::exception& e) {
-    report_error(e.what());
-  }
-  return 1;
+  });
 }
 
 }  // namespace cryptaccel::cli
