@@ -125,6 +125,14 @@ class GcmSplit : public ::testing::TestWithParam<Param> {
     return out;
   }
 
+  /// H = E_K(0^128), through the ref engine's ECB.
+  bytes hash_key(bytes_view key) const {
+    CipherSpec ecb = spec_;
+    ecb.mode = Mode::ecb;
+    ecb.padding = false;
+    return encrypt(ecb, CipherParams{key}, bytes(16, 0), "ref");
+  }
+
   /// run_split_gcm_job with this engine's key; returns the job (out written in `buffer`).
   CipherJob split(Direction dir, bytes_view key, bytes_view iv, bytes_view aad, bytes_view in, bytes& buffer,
                   bytes& tag, std::size_t threads, std::size_t chunk, bool in_place) const {
@@ -185,11 +193,7 @@ TEST_P(GcmSplit, AnyChunkingMatchesUnsplit) {
 
 TEST_P(GcmSplit, CounterWrapsInsideMessageAndAtChunkBoundaries) {
   const bytes key = random_bytes(rng_, spec_.key_size());
-  // H = E_K(0^128) through the ref engine's ECB.
-  CipherSpec ecb = spec_;
-  ecb.mode = Mode::ecb;
-  ecb.padding = false;
-  const bytes h = encrypt(ecb, CipherParams{key}, bytes(16, 0), "ref");
+  const bytes h = hash_key(key);
   const std::size_t chunk = 4096;  // 256 blocks
   const std::size_t len = engine_->name() == "ref" ? 40000 : 300000 + 7;
   // Data block w has counter low word 0: w = 0 (the first), inside a chunk, at a chunk boundary, in the last block.
@@ -218,10 +222,7 @@ TEST_P(GcmSplit, CounterModeThroughBatchesOfAnotherEngineMatches) {
   // another engine (here ref; cuda in tests/cuda), GHASH on this engine's building blocks; the counter's low word
   // wrapping inside a piece makes two CTR jobs there.
   const bytes key = random_bytes(rng_, spec_.key_size());
-  CipherSpec ecb = spec_;
-  ecb.mode = Mode::ecb;
-  ecb.padding = false;
-  const bytes h = encrypt(ecb, CipherParams{key}, bytes(16, 0), "ref");
+  const bytes h = hash_key(key);
   const auto k = engine_->gcm_split_key(spec_.cipher, key);
   const std::size_t len = 20000 + 5, piece = 4096;  // pieces of 256 blocks, the last one partial
   for (std::size_t w : {std::size_t{0}, std::size_t{255}, std::size_t{256}, std::size_t{700}, (len - 1) / kBlock,
