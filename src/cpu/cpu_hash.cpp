@@ -61,12 +61,13 @@ constexpr std::size_t kNever = SIZE_MAX;
 // relative to scalar code; SHA-512's cut-over to OpenSSL is conservative there. On the Intel Xeon of
 // bench/results/2026-11-28-xeon-2c-sm4-gfni (AVX-512, SHA-NI), batches of 4096 SHA-256 messages against OpenSSL one
 // by one, medians of five: AVX-512 x16 1.56x at 64 B and 1.93x at 1 KiB, SHA-NI x2 1.49x and 1.22x.
-const std::array<KernelEntry, 6>& kernels() {
-  static const std::array<KernelEntry, 6> table = {{
+const std::array<KernelEntry, 7>& kernels() {
+  static const std::array<KernelEntry, 7> table = {{
       {HashFamily::sha256, &sha256_avx512_x16_kernel, &has_avx512, "AVX-512 F/BW", &prefer_avx512_sha256, 1, kNever},
       {HashFamily::sha256, &sha256_shani_x2_kernel, &has_shani, "SHA-NI", nullptr, 1, kNever},
       {HashFamily::sha256, &sha256_avx2_x8_kernel, &has_avx2, "AVX2", nullptr, 1, kNever},
       {HashFamily::sha512, &sha512_avx2_x4_kernel, &has_avx2, "AVX2", nullptr, 2, 256},
+      {HashFamily::sm3, &sm3_avx512_x16_kernel, &has_avx512, "AVX-512 F/BW", nullptr, 1, kNever},
       {HashFamily::sm3, &sm3_avx2_x8_kernel, &has_avx2, "AVX2", nullptr, 1, kNever},
       {HashFamily::keccak, &keccak_avx2_x4_kernel, &has_avx2, "AVX2", nullptr, 2, kNever},
   }};

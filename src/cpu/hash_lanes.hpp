@@ -63,6 +63,7 @@ const LaneKernel& sha256_avx2_x8_kernel();   ///< SHA-224/256, 8 lanes, AVX2
 const LaneKernel& sha256_avx512_x16_kernel();  ///< SHA-224/256, 16 lanes, AVX-512 F/BW
 const LaneKernel& sha512_avx2_x4_kernel();   ///< SHA-384/512/512-224/512-256, 4 lanes, AVX2
 const LaneKernel& sm3_avx2_x8_kernel();      ///< SM3, 8 lanes, AVX2
+const LaneKernel& sm3_avx512_x16_kernel();   ///< SM3, 16 lanes, AVX-512 F/BW
 const LaneKernel& keccak_avx2_x4_kernel();   ///< SHA-3 and SHAKE, 4 lanes, AVX2
 
 /// Keccak-f[1600] on every state, four at a time with AVX2 (call only when cpu_features().avx2).

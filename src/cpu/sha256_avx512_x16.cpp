@@ -2,7 +2,7 @@
 // so the FIPS 180-4 round runs unchanged on sixteen states (the AVX2 x8 kernel's design, sha256_avx2_x8.cpp, twice as
 // wide). AVX-512 has what AVX2 lacks: VPRORD rotates in one instruction and VPTERNLOGD computes Ch, Maj and every
 // three-way XOR in one. Each block's sixteen message words are a 16x16 transpose of 32-bit words from the sixteen
-// inputs.
+// inputs (avx512_load_words.hpp).
 // GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include "algo/sha256.hpp"
+#include "cpu/avx512_load_words.hpp"
 #include "cpu/hash_lanes.hpp"
 
 namespace cryptaccel::cpu {
@@ -44,40 +45,7 @@ CA_AVX512 inline __m512i bsig1(__m512i x) { return xor3(rotr<6>(x), rotr<11>(x),
 CA_AVX512 inline __m512i ssig0(__m512i x) { return xor3(rotr<7>(x), rotr<18>(x), _mm512_srli_epi32(x, 3)); }
 CA_AVX512 inline __m512i ssig1(__m512i x) { return xor3(rotr<17>(x), rotr<19>(x), _mm512_srli_epi32(x, 10)); }
 
-/// The sixteen big-endian words of the current block of every lane into w[0..16): a 16x16 transpose of 32-bit words.
-/// Row j (lane j's block) is loaded whole; after the 32- and 64-bit unpacks each 128-bit lane of register u holds a
-/// 4x4 transposed tile, and two rounds of 128-bit shuffles put the tiles of one word together.
-CA_AVX512 inline void load_words(__m512i* w, const std::uint8_t* const p[kLanes], std::size_t offset,
-                                 __m512i byteswap) {
-  __m512i r[16], t[16];
-  for (std::size_t j = 0; j < 16; ++j) r[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(p[j] + offset), byteswap);
-  for (int j = 0; j < 16; j += 2) {  // rows j, j+1 interleaved by words: (w0 of j, w0 of j+1, w1 of j, w1 of j+1) ...
-    t[j] = _mm512_unpacklo_epi32(r[j], r[j + 1]);
-    t[j + 1] = _mm512_unpackhi_epi32(r[j], r[j + 1]);
-  }
-  for (int j = 0; j < 16; j += 4) {  // 128-bit lane k of r[j + m] = words 4k + m of rows j .. j+3
-    r[j] = _mm512_unpacklo_epi64(t[j], t[j + 2]);
-    r[j + 1] = _mm512_unpackhi_epi64(t[j], t[j + 2]);
-    r[j + 2] = _mm512_unpacklo_epi64(t[j + 1], t[j + 3]);
-    r[j + 3] = _mm512_unpackhi_epi64(t[j + 1], t[j + 3]);
-  }
-  // Now lane k (128 bits) of r[4q + m] holds word 4k + m of rows 4q .. 4q+3. Gather, for word 4k + m, lane k of
-  // r[m], r[4 + m], r[8 + m], r[12 + m]: first pairs of 128-bit lanes, then the pairs.
-  for (int m = 0; m < 4; ++m) {
-    const __m512i a = r[m], b = r[4 + m], c = r[8 + m], d = r[12 + m];
-    // ab_lo = (a.l0, a.l1, b.l0, b.l1), ab_hi = (a.l2, a.l3, b.l2, b.l3); likewise cd.
-    const __m512i ab_lo = _mm512_shuffle_i32x4(a, b, 0x44), ab_hi = _mm512_shuffle_i32x4(a, b, 0xEE);
-    const __m512i cd_lo = _mm512_shuffle_i32x4(c, d, 0x44), cd_hi = _mm512_shuffle_i32x4(c, d, 0xEE);
-    // Word 4k + m = (a.lk, b.lk, c.lk, d.lk).
-    w[m] = _mm512_shuffle_i32x4(ab_lo, cd_lo, 0x88);       // k = 0: lanes 0, 2 of ab_lo, then of cd_lo
-    w[4 + m] = _mm512_shuffle_i32x4(ab_lo, cd_lo, 0xDD);   // k = 1: lanes 1, 3
-    w[8 + m] = _mm512_shuffle_i32x4(ab_hi, cd_hi, 0x88);   // k = 2
-    w[12 + m] = _mm512_shuffle_i32x4(ab_hi, cd_hi, 0xDD);  // k = 3
-  }
-}
-
 CA_AVX512 void blocks(void* state, const std::uint8_t* const* in, std::size_t n, std::size_t) {
-  const __m512i byteswap = _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
   auto* st = static_cast<State*>(state);
   __m512i h[8];
   for (int i = 0; i < 8; ++i) h[i] = _mm512_load_si512(st->s[i]);
@@ -86,7 +54,7 @@ CA_AVX512 void blocks(void* state, const std::uint8_t* const* in, std::size_t n,
 
   for (std::size_t blk = 0; blk < n; ++blk) {
     __m512i w[16];
-    load_words(w, p, 64 * blk, byteswap);
+    load_words_16x16(w, p, 64 * blk);
     __m512i a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
 #pragma GCC unroll 64
     for (int t = 0; t < 64; ++t) {

@@ -4,10 +4,9 @@
 // AVX2 has no vector rotate: rotl is two shifts and an OR.
 #include <immintrin.h>
 
-#include <array>
-
 #include "algo/sm3.hpp"
 #include "cpu/hash_lanes.hpp"
+#include "cpu/sm3_round_constants.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -28,17 +27,6 @@ void set_lane(void* state, std::size_t lane, const std::uint64_t words[25]) {
 void get_lane(const void* state, std::size_t lane, std::uint64_t words[25]) {
   for (int i = 0; i < 8; ++i) words[i] = static_cast<const State*>(state)->s[i][lane];
 }
-
-/// T_j <<< (j mod 32), the round constants as the compression adds them (§5.3.3).
-constexpr std::array<std::uint32_t, 64> kRoundConstants = [] {
-  std::array<std::uint32_t, 64> t{};
-  for (unsigned j = 0; j < 64; ++j) {
-    const std::uint32_t tj = j < 16 ? 0x79cc4519u : 0x7a879d8au;
-    const unsigned r = j & 31;
-    t[j] = r ? (tj << r) | (tj >> (32 - r)) : tj;
-  }
-  return t;
-}();
 
 template <int N>
 CA_AVX2 inline __m256i rotl(__m256i x) {
@@ -90,7 +78,7 @@ CA_AVX2 void blocks(void* state, const std::uint8_t* const* in, std::size_t n, s
 #pragma GCC unroll 64
     for (int j = 0; j < 64; ++j) {
       const __m256i a12 = rotl<12>(a);
-      const __m256i ss1 = rotl<7>(add(add(a12, e), _mm256_set1_epi32(static_cast<int>(kRoundConstants[j]))));
+      const __m256i ss1 = rotl<7>(add(add(a12, e), _mm256_set1_epi32(static_cast<int>(kSm3RoundConstants[j]))));
       const __m256i ss2 = _mm256_xor_si256(ss1, a12);
       __m256i ff, gg;
       if (j < 16) {
