@@ -12,6 +12,7 @@
 #include "algo/sha256.hpp"
 #include "cpu/avx512_load_words.hpp"
 #include "cpu/hash_lanes.hpp"
+#include "cpu/lane_words32.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -20,18 +21,7 @@ namespace {
 
 constexpr std::size_t kLanes = 16;
 
-/// Word i of lane j at s[i][j].
-struct State {
-  alignas(64) std::uint32_t s[8][kLanes];
-};
-
-void set_lane(void* state, std::size_t lane, const std::uint64_t words[25]) {
-  for (int i = 0; i < 8; ++i) static_cast<State*>(state)->s[i][lane] = static_cast<std::uint32_t>(words[i]);
-}
-
-void get_lane(const void* state, std::size_t lane, std::uint64_t words[25]) {
-  for (int i = 0; i < 8; ++i) words[i] = static_cast<const State*>(state)->s[i][lane];
-}
+using State = LaneWords32<kLanes>;
 
 template <int N>
 CA_AVX512 inline __m512i rotr(__m512i x) {
@@ -75,7 +65,7 @@ CA_AVX512 void blocks(void* state, const std::uint8_t* const* in, std::size_t n,
 }  // namespace
 
 const LaneKernel& sha256_avx512_x16_kernel() {
-  static const LaneKernel kernel{"sha256-avx512-x16", kLanes, sizeof(State), &blocks, &set_lane, &get_lane};
+  static const LaneKernel kernel{"sha256-avx512-x16", kLanes, sizeof(State), &blocks, &State::set_lane, &State::get_lane};
   return kernel;
 }
 

@@ -6,6 +6,7 @@
 
 #include "algo/sm3.hpp"
 #include "cpu/hash_lanes.hpp"
+#include "cpu/lane_words32.hpp"
 #include "cpu/sm3_round_constants.hpp"
 
 namespace cryptaccel::cpu {
@@ -15,18 +16,7 @@ namespace {
 
 constexpr std::size_t kLanes = 8;
 
-/// Word i of lane j at s[i][j].
-struct State {
-  alignas(32) std::uint32_t s[8][kLanes];
-};
-
-void set_lane(void* state, std::size_t lane, const std::uint64_t words[25]) {
-  for (int i = 0; i < 8; ++i) static_cast<State*>(state)->s[i][lane] = static_cast<std::uint32_t>(words[i]);
-}
-
-void get_lane(const void* state, std::size_t lane, std::uint64_t words[25]) {
-  for (int i = 0; i < 8; ++i) words[i] = static_cast<const State*>(state)->s[i][lane];
-}
+using State = LaneWords32<kLanes>;
 
 template <int N>
 CA_AVX2 inline __m256i rotl(__m256i x) {
@@ -104,7 +94,7 @@ CA_AVX2 void blocks(void* state, const std::uint8_t* const* in, std::size_t n, s
 }  // namespace
 
 const LaneKernel& sm3_avx2_x8_kernel() {
-  static const LaneKernel kernel{"sm3-avx2-x8", kLanes, sizeof(State), &blocks, &set_lane, &get_lane};
+  static const LaneKernel kernel{"sm3-avx2-x8", kLanes, sizeof(State), &blocks, &State::set_lane, &State::get_lane};
   return kernel;
 }
 
