@@ -2,7 +2,7 @@
 // so the FIPS 180-4 round runs unchanged on sixteen states (the AVX2 x8 kernel's design, sha256_avx2_x8.cpp, twice as
 // wide). AVX-512 has what AVX2 lacks: VPRORD rotates in one instruction and VPTERNLOGD computes Ch, Maj and every
 // three-way XOR in one. Each block's sixteen message words are a 16x16 transpose of 32-bit words from the sixteen
-// inputs (avx512_load_words.hpp).
+// inputs (avx512_words32.hpp).
 // GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -10,25 +10,17 @@
 #include <immintrin.h>
 
 #include "algo/sha256.hpp"
-#include "cpu/avx512_load_words.hpp"
+#include "cpu/avx512_words32.hpp"
 #include "cpu/hash_lanes.hpp"
 #include "cpu/lane_words32.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
 
-#define CA_AVX512 __attribute__((target("avx512f,avx512bw")))
-
 constexpr std::size_t kLanes = 16;
 
 using State = LaneWords32<kLanes>;
 
-template <int N>
-CA_AVX512 inline __m512i rotr(__m512i x) {
-  return _mm512_ror_epi32(x, N);
-}
-CA_AVX512 inline __m512i xor3(__m512i a, __m512i b, __m512i c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
-CA_AVX512 inline __m512i add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 
 CA_AVX512 inline __m512i bsig0(__m512i x) { return xor3(rotr<2>(x), rotr<13>(x), rotr<22>(x)); }
 CA_AVX512 inline __m512i bsig1(__m512i x) { return xor3(rotr<6>(x), rotr<11>(x), rotr<25>(x)); }

@@ -1,14 +1,14 @@
 // SM3 on sixteen messages at once with AVX-512: each 32-bit lane of a ZMM register holds one message's word, so the
 // GB/T 32905 compression runs unchanged on sixteen states (the AVX2 x8 kernel's design, sm3_avx2_x8.cpp, twice as
 // wide). VPROLD rotates in one instruction and VPTERNLOGD computes FF, GG and the three-way XORs in one. The message
-// words come from a 16x16 transpose (avx512_load_words.hpp), expanded to the 68 words W.
+// words come from a 16x16 transpose (avx512_words32.hpp), expanded to the 68 words W.
 // GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
-#include "cpu/avx512_load_words.hpp"
+#include "cpu/avx512_words32.hpp"
 #include "cpu/hash_lanes.hpp"
 #include "cpu/lane_words32.hpp"
 #include "cpu/sm3_round_constants.hpp"
@@ -16,18 +16,10 @@
 namespace cryptaccel::cpu {
 namespace {
 
-#define CA_AVX512 __attribute__((target("avx512f,avx512bw")))
-
 constexpr std::size_t kLanes = 16;
 
 using State = LaneWords32<kLanes>;
 
-template <int N>
-CA_AVX512 inline __m512i rotl(__m512i x) {
-  return _mm512_rol_epi32(x, N);
-}
-CA_AVX512 inline __m512i xor3(__m512i a, __m512i b, __m512i c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
-CA_AVX512 inline __m512i add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 CA_AVX512 inline __m512i p0(__m512i x) { return xor3(x, rotl<9>(x), rotl<17>(x)); }
 CA_AVX512 inline __m512i p1(__m512i x) { return xor3(x, rotl<15>(x), rotl<23>(x)); }
 

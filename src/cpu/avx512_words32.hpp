@@ -1,20 +1,33 @@
-// Sixteen independent 64-byte blocks as sixteen ZMM registers of big-endian 32-bit words, register i holding word i
-// of every block: the message load of the 16-lane AVX-512 hash kernels (sha256_avx512_x16.cpp, sm3_avx512_x16.cpp).
-// Include after <immintrin.h>; compiled for AVX-512 F/BW by its own target attribute.
+// What the 16-lane AVX-512 hash kernels (sha256_avx512_x16.cpp, sm3_avx512_x16.cpp) share: 32-bit lane arithmetic
+// (rotations in one instruction, three-way XOR by VPTERNLOGD) and the message load, sixteen independent 64-byte
+// blocks as sixteen ZMM registers of big-endian words, register i holding word i of every block. Each function is
+// compiled for AVX-512 F/BW by its own target attribute (CA_AVX512).
 #pragma once
 #include <immintrin.h>
 
 #include <cstddef>
 #include <cstdint>
 
+#define CA_AVX512 __attribute__((target("avx512f,avx512bw")))
+
 namespace cryptaccel::cpu {
 namespace {
+
+template <int N>
+CA_AVX512 inline __m512i rotl(__m512i x) {
+  return _mm512_rol_epi32(x, N);
+}
+template <int N>
+CA_AVX512 inline __m512i rotr(__m512i x) {
+  return _mm512_ror_epi32(x, N);
+}
+CA_AVX512 inline __m512i xor3(__m512i a, __m512i b, __m512i c) { return _mm512_ternarylogic_epi32(a, b, c, 0x96); }
+CA_AVX512 inline __m512i add(__m512i a, __m512i b) { return _mm512_add_epi32(a, b); }
 
 /// The sixteen big-endian words of the current block of every lane into w[0..16): a 16x16 transpose of 32-bit words.
 /// Row j (lane j's block) is loaded whole; after the 32- and 64-bit unpacks each 128-bit lane of every register holds a
 /// 4x4 transposed tile, and two rounds of 128-bit shuffles put the tiles of one word together.
-__attribute__((target("avx512f,avx512bw"))) inline void load_words_16x16(__m512i* w, const std::uint8_t* const p[16],
-                                                                           std::size_t offset) {
+CA_AVX512 inline void load_words_16x16(__m512i* w, const std::uint8_t* const p[16], std::size_t offset) {
   const __m512i byteswap = _mm512_broadcast_i32x4(_mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12));
   __m512i r[16], t[16];
   for (std::size_t j = 0; j < 16; ++j) r[j] = _mm512_shuffle_epi8(_mm512_loadu_si512(p[j] + offset), byteswap);
