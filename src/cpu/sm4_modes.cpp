@@ -9,6 +9,7 @@
 #include "cpu/cpu_features.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/sm4_aesni.hpp"
+#include "cpu/sm4_cbc_gfni.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -54,20 +55,17 @@ void cbc(const Sm4CpuKey& key, const CipherSpec& spec, Direction dir, CipherJob&
   std::uint8_t chain[kBlock];
   std::memcpy(chain, job.iv.data(), kBlock);
   if (dir == Direction::encrypt) {  // serial by nature: one block at a time
-    const std::size_t full = len / kBlock, total = spec.padding ? full + 1 : full;
-    const std::size_t rem = len - full * kBlock;
-    for (std::size_t b = 0; b < total; ++b) {
-      std::uint8_t* out = job.out.data() + b * kBlock;
-      if (b < full) {
-        xor_bytes(chain, chain, job.in.data() + b * kBlock, kBlock);
-      } else {  // the PKCS#7 block
-        xor_bytes(chain, chain, job.in.data() + b * kBlock, rem);
-        for (std::size_t i = rem; i < kBlock; ++i) chain[i] ^= static_cast<std::uint8_t>(kBlock - rem);
-      }
-      key.encrypt(chain, out, 1);
-      std::memcpy(chain, out, kBlock);
+    const std::size_t full = len / kBlock, rem = len - full * kBlock;
+    key.cbc_encrypt(chain, job.in.data(), job.out.data(), full);
+    job.out_len = full * kBlock;
+    if (spec.padding) {  // the PKCS#7 block
+      std::uint8_t last[kBlock];
+      std::memcpy(last, job.in.data() + full * kBlock, rem);
+      std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
+      key.cbc_encrypt(chain, last, job.out.data() + full * kBlock, 1);
+      secure_wipe(last, sizeof last);
+      job.out_len += kBlock;
     }
-    job.out_len = total * kBlock;
   } else {
     // Blocks decrypt in parallel; the ciphertext of each step is saved first, as `out` may overwrite `in`.
     std::uint8_t saved[kStep];
@@ -180,7 +178,7 @@ class Sm4GcmSplitKey final : public engine::GcmSplitKey {
 }  // namespace
 
 Sm4CpuKey::Sm4CpuKey(const std::uint8_t key[16], const Sm4Simd* simd)
-    : simd_(simd ? simd : sm4_simd_best()), small_(&sm4_simd_small()) {
+    : simd_(simd ? simd : sm4_simd_best()), small_(&sm4_simd_small()), cbc_gfni_(sm4_cbc_gfni_available()) {
   sm4_aesni_expand_key(key, enc_);
   for (int i = 0; i < 32; ++i) dec_[i] = enc_[31 - i];
 }
@@ -191,6 +189,18 @@ Sm4CpuKey::~Sm4CpuKey() {
 // Up to 4 blocks (CBC encryption, short messages) take a 128-bit kernel's single register group: the least work.
 void Sm4CpuKey::encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
   (nblocks <= 4 ? *small_ : *simd_).crypt(enc_, in, out, nblocks);
+}
+void Sm4CpuKey::cbc_encrypt(std::uint8_t chain[16], const std::uint8_t* in, std::uint8_t* out,
+                            std::size_t nblocks) const {
+  if (cbc_gfni_) {
+    sm4_cbc_encrypt_gfni(enc_, chain, in, out, nblocks);
+    return;
+  }
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    xor_bytes(chain, chain, in + b * kBlock, kBlock);
+    small_->crypt(enc_, chain, chain, 1);
+    std::memcpy(out + b * kBlock, chain, kBlock);
+  }
 }
 void Sm4CpuKey::decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const {
   (nblocks <= 4 ? *small_ : *simd_).crypt(dec_, in, out, nblocks);

@@ -25,12 +25,16 @@ class Sm4CpuKey {
 
   void encrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const;
   void decrypt(const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const;
+  /// CBC encryption of `nblocks` whole blocks; `chain` (the IV, then the last ciphertext block) is advanced. On the
+  /// GFNI chain kernel (sm4_cbc_gfni.hpp) where the CPU has it.
+  void cbc_encrypt(std::uint8_t chain[16], const std::uint8_t* in, std::uint8_t* out, std::size_t nblocks) const;
   /// Counter mode (see Sm4Simd::ctr); `counter` is advanced.
   void ctr(std::uint8_t counter[16], bool inc32, const std::uint8_t* in, std::uint8_t* out, std::size_t len) const;
 
  private:
   const Sm4Simd* simd_;   // many blocks
   const Sm4Simd* small_;  // up to four blocks (sm4_simd_small)
+  bool cbc_gfni_;          // CBC encryption on sm4_cbc_encrypt_gfni
   std::uint32_t enc_[32], dec_[32];
 };
 
