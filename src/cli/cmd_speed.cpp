@@ -213,12 +213,18 @@ Plan make_plan(const SpeedArgs& args) {
 
 void report_error(std::string message) { cli::report_error("speed", std::move(message)); }
 
-/// Checks `impl` on `workload` against ref, then times its cells: one row per batch setting. Returns false when the
-/// check or a cell failed (reported on stderr; the rows then carry the error and are left out of the table).
-bool run_impl(const speed::Workload& workload, const std::string& impl, const speed::SpeedSettings& s, speed::Rng& rng,
-              std::vector<speed::RowResult>& rows) {
-  const bool progress = ::isatty(STDERR_FILENO) == 1;
-  std::vector<speed::RowResult> impl_rows;
+/// One implementation's rows of a workload (one per batch setting or RSA operation) and how its check went.
+struct ImplRows {
+  std::string impl;
+  std::vector<speed::RowResult> rows;
+  std::string error;  ///< the check or a cell failed: reported, and the rows are left out of the table
+  bool timed = false;  ///< passed its check (an unsupported implementation's cells carry the reason instead)
+};
+
+/// `impl`'s rows for `workload`, checked against the ref engine; nothing timed yet.
+ImplRows check_impl(const speed::Workload& workload, const std::string& impl, const speed::SpeedSettings& s,
+                    speed::Rng& rng) {
+  ImplRows out{impl, {}, {}, false};
   std::vector<std::size_t> batches{0};  // 0: one message per call
   if (s.batch != 0) batches.push_back(s.batch);
   // Operation workloads (RSA): one row per operation, with one cell of the workload's own message size.
@@ -237,59 +243,79 @@ bool run_impl(const speed::Workload& workload, const std::string& impl, const sp
       } else {
         for (const std::size_t n : s.sizes) row.cells.push_back({n, std::nullopt, {}});
       }
-      impl_rows.push_back(std::move(row));
+      out.rows.push_back(std::move(row));
     }
   }
-  const auto finish = [&](const std::string& error) {
-    if (!error.empty()) {
-      report_error(speed::row_label(impl_rows.front()) + ": " + error);
-      for (speed::RowResult& row : impl_rows) row.error = error;
-    }
-    for (speed::RowResult& row : impl_rows) rows.push_back(std::move(row));
-    return error.empty();
-  };
 
   if (std::string why = workload.unsupported(impl); !why.empty()) {
-    for (speed::RowResult& row : impl_rows)
+    for (speed::RowResult& row : out.rows)
       for (speed::CellResult& cell : row.cells) cell.note = why;
-    return finish({});
+    return out;
   }
   const std::string used = workload.resolve(impl);
-  for (speed::RowResult& row : impl_rows) row.impl_used = used;
-  if (progress)
-    std::fprintf(stderr, "Checking %s against the ref engine\n", speed::row_label(impl_rows.front()).c_str());
-  if (std::string error = workload.verify(impl, s.threads, rng); !error.empty()) return finish(error);
+  for (speed::RowResult& row : out.rows) row.impl_used = used;
+  if (::isatty(STDERR_FILENO) == 1)
+    std::fprintf(stderr, "Checking %s against the ref engine\n", speed::row_label(out.rows.front()).c_str());
+  out.error = workload.verify(impl, s.threads, rng);
+  out.timed = out.error.empty();
+  return out;
+}
 
-  bool line_open = false;  // a progress line waiting for its end
-  try {
-    for (speed::RowResult& row : impl_rows) {
-      for (speed::CellResult& cell : row.cells) {
-        if (std::string why = workload.unsupported_size(impl, cell.bytes); !why.empty()) {
+/// Times every cell of the implementations that passed their check: for each row and message size, the cells of
+/// all of them side by side (speed::time_cells), so that their ratios come from the same moments of the machine.
+void time_impls(const speed::Workload& workload, std::vector<ImplRows>& impls, const speed::SpeedSettings& s,
+                speed::Rng& rng) {
+  const bool progress = ::isatty(STDERR_FILENO) == 1;
+  if (impls.empty()) return;
+  const std::size_t row_count = impls.front().rows.size();
+  for (std::size_t r = 0; r < row_count; ++r) {
+    for (std::size_t c = 0; c < impls.front().rows[r].cells.size(); ++c) {
+      std::vector<std::unique_ptr<speed::Cell>> prepared;
+      std::vector<speed::Cell*> cells;
+      std::vector<ImplRows*> owners;
+      std::string names;
+      for (ImplRows& ir : impls) {
+        if (!ir.timed || !ir.error.empty()) continue;
+        speed::RowResult& row = ir.rows[r];
+        speed::CellResult& cell = row.cells[c];
+        if (std::string why = workload.unsupported_size(ir.impl, cell.bytes); !why.empty()) {
           cell.note = why;
           continue;
         }
-        const std::unique_ptr<speed::Cell> prepared =
-            workload.prepare(impl, {cell.bytes, row.messages(), s.threads, row.operation}, rng);
-        if (progress) {
-          std::fprintf(stderr, "Doing %s%s%s on %zu-byte messages for %gs: ", speed::row_label(row).c_str(),
-                       row.operation.empty() ? "" : " ", row.operation.c_str(), cell.bytes, s.seconds);
-          std::fflush(stderr);
-          line_open = true;
+        try {
+          prepared.push_back(workload.prepare(ir.impl, {cell.bytes, row.messages(), s.threads, row.operation}, rng));
+        } catch (const std::bad_alloc&) {
+          ir.error = "out of memory";
+          continue;
+        } catch (const std::exception& e) {
+          ir.error = e.what();
+          continue;
         }
-        cell.measured = speed::time_cell(*prepared, s.seconds);
-        if (progress) {
-          std::fprintf(stderr, "%llu calls in %.2fs\n", static_cast<unsigned long long>(cell.measured->runs),
-                       cell.measured->seconds);
-          line_open = false;
-        }
+        cells.push_back(prepared.back().get());
+        owners.push_back(&ir);
+        names += (names.empty() ? "" : ", ") + ir.impl;
       }
+      if (cells.empty()) continue;
+      const speed::RowResult& shown = owners.front()->rows[r];
+      if (progress) {
+        std::fprintf(stderr, "Doing %s%s%s (%s) on %zu-byte messages for %gs each: ", shown.algo.c_str(),
+                     shown.operation.empty() ? "" : " ", shown.operation.c_str(), names.c_str(),
+                     shown.cells[c].bytes, s.seconds);
+        std::fflush(stderr);
+      }
+      std::vector<std::string> errors;
+      const std::vector<speed::Measurement> measured = speed::time_cells(cells, s.seconds, errors);
+      for (std::size_t i = 0; i < owners.size(); ++i) {
+        if (!errors[i].empty()) {
+          owners[i]->error = errors[i];
+          continue;
+        }
+        owners[i]->rows[r].cells[c].measured = measured[i];
+        if (progress) std::fprintf(stderr, "%s%llu calls", i ? ", " : "", static_cast<unsigned long long>(measured[i].runs));
+      }
+      if (progress) std::fputc('\n', stderr);
     }
-  } catch (const std::exception& e) {
-    if (line_open) std::fputc('\n', stderr);
-    const bool oom = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
-    return finish(oom ? std::string("out of memory") : std::string(e.what()));
   }
-  return finish({});
 }
 
 /// Runs every cell; returns false when some row failed (its error already reported).
@@ -297,7 +323,17 @@ bool run_plan(const Plan& plan, std::vector<speed::RowResult>& rows) {
   speed::Rng rng(std::random_device{}());
   bool all_ok = true;
   for (const auto& workload : plan.workloads) {
-    for (const std::string& impl : plan.impls) all_ok = run_impl(*workload, impl, plan.settings, rng, rows) && all_ok;
+    std::vector<ImplRows> impls;
+    for (const std::string& impl : plan.impls) impls.push_back(check_impl(*workload, impl, plan.settings, rng));
+    time_impls(*workload, impls, plan.settings, rng);
+    for (ImplRows& ir : impls) {
+      if (!ir.error.empty()) {
+        report_error(speed::row_label(ir.rows.front()) + ": " + ir.error);
+        for (speed::RowResult& row : ir.rows) row.error = ir.error;
+        all_ok = false;
+      }
+      for (speed::RowResult& row : ir.rows) rows.push_back(std::move(row));
+    }
   }
   return all_ok;
 }

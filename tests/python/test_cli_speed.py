@@ -186,8 +186,8 @@ def test_json_report(tmp_path):
     doc = json.loads(path.read_text())
 
     assert doc["schema"] == "cryptaccel-speed/1"
-    stamp = datetime.datetime.strptime(doc["timestamp"], "%Y-%m-%dT%H:%M:%SZ")
-    assert abs((datetime.datetime.utcnow() - stamp).total_seconds()) < 600
+    stamp = datetime.datetime.strptime(doc["timestamp"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    assert abs((datetime.datetime.now(datetime.timezone.utc) - stamp).total_seconds()) < 600
 
     m = doc["machine"]
     assert m["cpu_model"] is None or isinstance(m["cpu_model"], str) and m["cpu_model"]
