@@ -107,9 +107,13 @@ __attribute__((target("bmi,bmi2"), flatten)) void sm3_bmi_blocks(HashAlgorithm, 
   for (int i = 0; i < 8; ++i) state[i] = v[i];
 }
 
-/// One Keccak message shorter than this goes through bmi_blocks rather than OpenSSL: EVP's fixed cost per message
-/// (about 180 TSC cycles) against its permutation's lead (about 48 cycles per 136-byte block) breaks even near here.
-constexpr std::size_t kKeccakBmiBelowBytes = 512;
+/// Whether one Keccak message goes through bmi_blocks rather than OpenSSL: when it fits in one block with its
+/// padding (one permutation). There the two tie, and EVP's fixed cost per message would come on top; from two
+/// permutations on, OpenSSL's assembly permutation is ahead (about 720 against 780 TSC cycles; interleaved speed
+/// runs at 256 bytes: 0.90x through bmi_blocks, bench/results/2026-11-28b-xeon-2c-short-msgs).
+bool keccak_on_bmi(HashAlgorithm algorithm, std::size_t len) {
+  return len < algo::hash_block_size(engine::to_variant(algorithm));
+}
 
 void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
   std::uint32_t h[8];
@@ -177,7 +181,7 @@ void run_single(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t mi
     for (HashJob& job : jobs) {
       if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
       const std::span<HashJob> one(&job, 1);
-      if (job.in.size() < kKeccakBmiBelowBytes || !openssl_digest_supports(algorithm)) {
+      if (keccak_on_bmi(algorithm, job.in.size()) || !openssl_digest_supports(algorithm)) {
         run_one_by_one(&bmi_blocks, algorithm, one);
       } else {
         openssl_digest_run(algorithm, one);
