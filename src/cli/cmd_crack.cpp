@@ -1,7 +1,7 @@
-// `cryptaccel crack`: dictionary attack with hashcat's conventions. This file is the driver: it loads the hash file
-// (crack_targets), the potfile (crack_potfile) and the rules (crack_rules), answers --show / --left / --stdout, and
-// otherwise runs batches of candidates (crack_candidates) through the search (crack_search), recording each find at
-// once and printing the status (crack_status). SIGINT / SIGTERM stop it after the batch in flight (exit 2).
+// `cryptaccel crack`: dictionary attack with hashcat's conventions. This file is the driver over the library's attack
+// (include/cryptaccel/crack.hpp): it loads the hash file, the potfile and the rules, answers --show / --left /
+// --stdout, and otherwise runs the attack, recording each find at once (potfile, -o or stdout) and printing the
+// status (crack_status). SIGINT / SIGTERM stop it after the batch in flight (exit 2).
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -15,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -23,19 +24,14 @@
 #include "cryptaccel/hex.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"
-#include "crack_candidates.hpp"
 #include "crack_options.hpp"
-#include "crack_potfile.hpp"
-#include "crack_rules.hpp"
-#include "crack_search.hpp"
 #include "crack_status.hpp"
-#include "crack_targets.hpp"
-#include "crack_wordlist.hpp"
+#include "cryptaccel/crack.hpp"
 
 namespace cryptaccel::cli {
 namespace {
 
-using namespace crack;
+using namespace crack;  // cli::crack: the status and option helpers, and the library's crack namespace through it
 using Clock = std::chrono::steady_clock;
 
 volatile std::sig_atomic_t g_stop_signal = 0;
@@ -72,6 +68,19 @@ std::vector<Rule> load_rules(const CrackOptions& o) {
   return lists.empty() ? std::vector<Rule>{} : stack_rules(lists);
 }
 
+/// The attack's settings from the command line.
+AttackOptions attack_options(const CrackOptions& o) {
+  AttackOptions a;
+  a.wordlist = o.wordlist;
+  a.rules = load_rules(o);
+  a.engine = o.engine;
+  a.threads = o.threads;
+  a.batch = o.batch;
+  a.skip = o.skip;
+  a.limit = o.limit;
+  return a;
+}
+
 /// hex of `plain` (--outfile-format 3).
 std::string hex_of(std::string_view plain) {
   return to_hex(bytes_view(reinterpret_cast<const std::uint8_t*>(plain.data()), plain.size()));
@@ -103,20 +112,13 @@ void publish(const CrackOptions& o, const std::string& text) {
 }
 
 int run_stdout(const CrackOptions& o) {
-  CandidateSource source(o.wordlist, load_rules(o));
-  CandidateBatch batch;
+  const bool to_stdout = o.outfile.empty() || o.outfile == "-";
   std::string text;
-  while (source.fill(batch, 65536)) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      text += batch.at(i);
-      text += '\n';
-    }
-    if (o.outfile.empty() || o.outfile == "-") {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      text.clear();
-    }
-  }
-  if (!o.outfile.empty() && o.outfile != "-") publish(o, text);
+  list_candidates(attack_options(o), [&](std::string_view lines) {
+    if (to_stdout) std::fwrite(lines.data(), 1, lines.size(), stdout);
+    else text += lines;
+  });
+  if (!to_stdout) publish(o, text);
   std::fflush(stdout);
   return 0;
 }
@@ -186,104 +188,52 @@ class StatusPrinter {
   Clock::time_point last_{};
 };
 
-/// Largest hashes per batch for an engine (GPU engines want big launches; CPU engines answer Ctrl-C sooner with
-/// smaller ones).
-std::size_t max_jobs_for(const std::string& engine) {
-  return engine.starts_with("cuda") ? std::size_t{1} << 22 : std::size_t{1} << 18;
-}
-
 int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::vector<bool>& cracked, Potfile* pot) {
-  std::vector<Rule> rules = load_rules(o);
-  const std::size_t per_word = rules.empty() ? 1 : rules.size();
-  const std::optional<std::uint64_t> words = count_wordlist_lines(o.wordlist);  // nothing: stdin
-  CandidateSource source(o.wordlist, std::move(rules));
-
-  Search search(targets, cracked, o.engine, o.threads);
-  std::uint64_t recovered = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
+  Attack attack(targets, cracked, attack_options(o));
+  const std::uint64_t known = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
+  const std::optional<std::uint64_t> words = attack.words();  // nothing: stdin
+  const std::size_t per_word = attack.rules_per_word();
   const std::string word_count = words ? std::to_string(*words) + " words" : std::string("words from stdin");
-  note(o, std::to_string(targets.size()) + " hashes (" + std::to_string(search.total_groups()) +
-              " distinct settings) to search, " + std::to_string(recovered) + " already in the potfile; " +
-              word_count +
+  note(o, std::to_string(targets.size()) + " hashes (" + std::to_string(attack.total_settings()) +
+              " distinct settings) to search, " + std::to_string(known) + " already in the potfile; " + word_count +
               (o.rules_files.empty()
                    ? std::string(" (no rules)")
                    : " x " + std::to_string(per_word) + " rules" +
                          (words ? " = " + std::to_string(*words * per_word) + " candidates" : std::string())) +
-              "; engine " + search.engine_used());
+              "; engine " + attack.engine_used());
 
   install_stop_handlers();
+  std::stop_source stop;
+  if (g_stop_signal != 0) stop.request_stop();
   const bool to_stdout = o.outfile.empty() || o.outfile == "-";
   StatusPrinter status(o);
-  const auto start = Clock::now();
-  status.start(start);
-  StatusSnapshot snap;
-  if (words) snap.total = *words * per_word;
-  snap.targets = targets.size();
-  snap.settings = search.total_groups();
-  snap.engine = search.engine_used();
-  snap.time_start = static_cast<double>(std::time(nullptr));
-  const auto refresh = [&](Clock::time_point now) {
-    snap.elapsed = std::chrono::duration<double>(now - start).count();
-    snap.recovered = recovered;
-    snap.recovered_settings = search.done_groups();
-    snap.engine = search.engine_used();
-    if (snap.elapsed > 0) {
-      snap.speed = static_cast<double>(search.hashes_done()) / snap.elapsed;
-      const double rate = static_cast<double>(snap.progress) / snap.elapsed;
-      if (rate > 0 && snap.total)
-        snap.eta = static_cast<double>(*snap.total - std::min(*snap.total, snap.progress)) / rate;
+  status.start(Clock::now());
+  std::unordered_set<std::string> reported;  // hash strings already written (several users may share one)
+  const double started_unix = static_cast<double>(std::time(nullptr));
+  const auto on_find = [&](const Find& f) {
+    const Target& t = targets[f.target];
+    if (!reported.insert(t.hash).second) return;
+    if (pot != nullptr) pot->add(t.hash, f.plain);
+    const std::string line = find_line(o, t, f, started_unix);
+    if (to_stdout) {
+      status.clear_live();
+      std::fprintf(stdout, "%s\n", line.c_str());
+      std::fflush(stdout);
+    } else {
+      append_line_durably(o.outfile, line);
     }
   };
-
-  std::size_t jobs = 256;  // adaptive: hashes per batch
-  const std::size_t max_jobs = max_jobs_for(search.engine_used());
-  CandidateBatch batch;
-  std::string state = "exhausted";
-  std::unordered_set<std::string> reported;  // hash strings already written (several users may share one)
-  while (search.active_groups() > 0) {
-    if (g_stop_signal != 0) {
-      state = "aborted";
-      break;
-    }
-    const std::size_t per_candidate = std::max<std::size_t>(1, search.active_groups());
-    const std::size_t want = o.batch != 0 ? o.batch : std::max<std::size_t>(1, jobs / per_candidate);
-    if (!source.fill(batch, want)) break;
-    const auto t0 = Clock::now();
-    const std::vector<Find> finds = search.run(batch);
-    const auto t1 = Clock::now();
-    for (const Find& f : finds) {
-      cracked[f.target] = true;
-      ++recovered;
-      const Target& t = targets[f.target];
-      if (!reported.insert(t.hash).second) continue;
-      if (pot != nullptr) pot->add(t.hash, f.plain);
-      const std::string line = find_line(o, t, f, snap.time_start);
-      if (to_stdout) {
-        status.clear_live();
-        std::fprintf(stdout, "%s\n", line.c_str());
-        std::fflush(stdout);
-      } else {
-        append_line_durably(o.outfile, line);
-      }
-    }
-    snap.progress += batch.consumed;
-    // Aim for 0.25-1 s per batch: Ctrl-C and the status line stay responsive, the engine stays busy.
-    const double took = std::chrono::duration<double>(t1 - t0).count();
-    if (took < 0.25 && jobs < max_jobs) jobs *= 2;
-    else if (took > 1.0 && jobs > 1) jobs /= 2;
-    if (status.due(t1)) {
-      refresh(t1);
-      status.print(snap, t1, false);
-    }
-  }
-  if (search.active_groups() == 0) state = "cracked";
-  const auto end = Clock::now();
-  refresh(end);
-  snap.state = state;
-  if (state != "running") snap.eta.reset();
-  status.print(snap, end, true);
-  if (state == "aborted") note(o, "aborted by signal " + std::to_string(static_cast<int>(g_stop_signal)) +
-                                      " after " + std::to_string(snap.progress) + " candidates; finds are saved");
-  return state == "cracked" ? kExitCracked : state == "aborted" ? kExitAborted : kExitExhausted;
+  const auto on_progress = [&](const StatusSnapshot& snap) {
+    if (g_stop_signal != 0) stop.request_stop();
+    const auto now = Clock::now();
+    if (status.due(now)) status.print(snap, now, false);
+  };
+  const AttackEnd end = attack.run(stop.get_token(), on_find, on_progress);
+  const StatusSnapshot snap = attack.status();
+  status.print(snap, Clock::now(), true);
+  if (end == AttackEnd::stopped) note(o, "aborted by signal " + std::to_string(static_cast<int>(g_stop_signal)) +
+                                           " after " + std::to_string(snap.progress) + " candidates; finds are saved");
+  return end == AttackEnd::cracked ? kExitCracked : end == AttackEnd::stopped ? kExitAborted : kExitExhausted;
 }
 
 int run(const CrackOptions& o) {

@@ -9,6 +9,8 @@
 #include <stdexcept>
 
 namespace cryptaccel::cli::crack {
+
+using namespace cryptaccel::crack;
 namespace {
 
 const char* kFooter = R"(Hash lines: /etc/shadow ("user:$6$salt$hash:..."), bare "$6$[rounds=N$]salt$hash" / "$5$...", hex
@@ -102,6 +104,12 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
   app.add_option("--threads", o.threads, "host threads for CPU engines (default 0: all cores)")->type_name("T");
   app.add_option("--batch", o.batch, "candidates per batch (default 0: grows until a batch takes ~0.5 s)")
       ->type_name("N");
+  std::uint64_t limit = 0;
+  app.add_option("-s,--skip", o.skip, "skip the first N words of the wordlist (hashcat's -s; each with every rule)")
+      ->type_name("N");
+  app.add_option("-l,--limit", limit, "try at most N words after --skip (hashcat's -l; default: to the end)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
   app.add_flag("--stdout", o.stdout_only,
                "print the candidates (words × rules) instead of cracking, as `hashcat --stdout`: "
                "`cryptaccel crack --stdout WORDLIST [-r RULES]`");
@@ -121,6 +129,7 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
     if (force) o.ignored.push_back("--force");
     if (username) o.ignored.push_back("--username");
     if (timer > 0) o.status_timer = timer;
+    if (limit > 0) o.limit = limit;
     if (o.status_json) o.status = true;
     if (o.stdout_only) {  // --stdout [WORDLIST]: no HASHFILE, the one positional (if any) is the wordlist
       if (!o.wordlist.empty()) throw std::invalid_argument("--stdout takes one WORDLIST (or stdin) and no HASHFILE");

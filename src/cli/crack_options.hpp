@@ -1,13 +1,16 @@
 // `cryptaccel crack`: command-line options.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "crack_targets.hpp"
+#include "cryptaccel/crack/targets.hpp"
 
 namespace cryptaccel::cli::crack {
+
+using namespace cryptaccel::crack;
 
 /// Exit statuses, as hashcat's: 0 every hash cracked, 1 candidates exhausted, 2 aborted (SIGINT/SIGTERM), 255 error
 /// (hashcat returns -1). --show/--left and --help return 0.
@@ -38,6 +41,8 @@ struct CrackOptions {
   bool quiet = false;
   bool stdout_only = false;             ///< --stdout: print the candidates, crack nothing
   std::size_t batch = 0;                ///< --batch: fixed candidates per batch (0: adaptive)
+  std::uint64_t skip = 0;               ///< -s: words of the wordlist to skip
+  std::optional<std::uint64_t> limit;   ///< -l: words to try after them (nothing: to the end)
   /// --outfile-format: the fields of a find's line, joined with ':' (default hash:plain, hashcat's 1,2).
   std::vector<OutfileField> outfile_format{OutfileField::hash, OutfileField::plain};
   /// hashcat options accepted for command-line compatibility that change nothing here (-O, -w, --force,

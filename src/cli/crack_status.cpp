@@ -7,6 +7,8 @@
 #include <cstdio>
 
 namespace cryptaccel::cli::crack {
+
+using namespace cryptaccel::crack;
 namespace {
 
 double percent(std::uint64_t part, std::uint64_t whole) {

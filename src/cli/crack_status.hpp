@@ -6,23 +6,12 @@
 #include <optional>
 #include <string>
 
+#include "cryptaccel/crack/attack.hpp"
+
 namespace cryptaccel::cli::crack {
 
-/// The state of a run at one moment.
-struct StatusSnapshot {
-  std::string state = "running";   ///< "running", then "cracked", "exhausted" or "aborted" (hashcat's words)
-  std::uint64_t progress = 0;      ///< candidates (word × rule) tried
-  std::optional<std::uint64_t> total;  ///< candidates in all (words × rules); unknown for a wordlist on stdin
-  double speed = 0;                ///< hashes per second (candidates × settings still searched)
-  double elapsed = 0;              ///< seconds since the search started
-  std::optional<double> eta;       ///< seconds left at the current candidate rate (unknown before the first batch)
-  std::uint64_t recovered = 0;     ///< targets cracked, the potfile's included
-  std::uint64_t targets = 0;       ///< targets in the hash file
-  std::uint64_t recovered_settings = 0;  ///< settings (salts / raw algorithms) whose every target is cracked
-  std::uint64_t settings = 0;      ///< distinct settings searched
-  std::string engine;
-  double time_start = 0;           ///< Unix time the search started
-};
+using namespace cryptaccel::crack;
+
 
 /// "Status: Running | Progress: 1200/5000 (24.00%) | Speed: 12.35 kH/s | ETA: 00:01:05 | Recovered: 3/10 (30.00%) |
 /// Engine: cpu".

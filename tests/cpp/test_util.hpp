@@ -6,22 +6,14 @@
 #include <string>
 #include <string_view>
 
+#include "cryptaccel/hex.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::test {
 
-inline bytes from_hex(std::string_view hex) {
-  bytes out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out.push_back(static_cast<std::uint8_t>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
-  return out;
-}
-
-inline std::string to_hex(bytes_view data) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : data) s += digits[b >> 4], s += digits[b & 15];
-  return s;
-}
+/// The library's hex (include/cryptaccel/hex.hpp), under the names the tests use.
+using cryptaccel::from_hex;
+using cryptaccel::to_hex;
 
 /// The seed of a randomized test: CRYPTACCEL_TEST_SEED when set (to replay a failure), else `fallback`. Tests print
 /// it with every failure (SCOPED_TRACE).

@@ -1,5 +1,5 @@
-// The search of `cryptaccel crack` (see crack_search.hpp).
-#include "crack_search.hpp"
+// The search of the cracking library (see search.hpp).
+#include "crack/search.hpp"
 
 #include <map>
 #include <set>
@@ -9,7 +9,7 @@
 
 #include "cryptaccel/batch.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 namespace {
 
 bytes_view as_bytes(std::string_view s) {
@@ -132,4 +132,4 @@ std::vector<Find> Search::run(const CandidateBatch& batch) {
   return finds;
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,5 +1,5 @@
-// File helpers of `cryptaccel crack` (see crack_io.hpp).
-#include "crack_io.hpp"
+// File helpers of the cracking library (see file_checks.hpp).
+#include "crack/file_checks.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 void require_readable_file(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -33,4 +33,4 @@ void make_directories(const std::string& dir) {
     throw std::runtime_error(dir + ": not a directory");
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,4 +1,4 @@
-// `cryptaccel crack`: the wordlist, streamed (any size) one line at a time. Lines end in "\n" or "\r\n"; an empty
+// Cracking (cryptaccel/crack.hpp): the wordlist, streamed (any size) one line at a time. Lines end in "\n" or "\r\n"; an empty
 // line is a candidate (the empty password), as in hashcat; a last line without a newline counts.
 #pragma once
 #include <cstdint>
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 /// Reads a wordlist in large blocks and hands out its lines.
 class WordlistReader {
@@ -42,4 +42,4 @@ bool is_stdin_wordlist(const std::string& path);
 /// read twice. Throws as WordlistReader.
 std::optional<std::uint64_t> count_wordlist_lines(const std::string& path);
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,10 +1,14 @@
-// Candidate generation for `cryptaccel crack` (see crack_candidates.hpp).
-#include "crack_candidates.hpp"
+// Candidate generation of the cracking library (see candidates.hpp).
+#include "crack/candidates.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
-CandidateSource::CandidateSource(const std::string& wordlist, std::vector<Rule> rules)
-    : reader_(wordlist), rules_(std::move(rules)) {}
+CandidateSource::CandidateSource(const std::string& wordlist, std::vector<Rule> rules, std::uint64_t skip,
+                                 std::optional<std::uint64_t> limit)
+    : reader_(wordlist), rules_(std::move(rules)), words_left_(limit) {
+  std::string_view word;
+  for (std::uint64_t i = 0; i < skip && reader_.next(word); ++i) position_ += per_word();
+}
 
 bool CandidateSource::fill(CandidateBatch& batch, std::size_t max) {
   batch.clear();
@@ -12,7 +16,9 @@ bool CandidateSource::fill(CandidateBatch& batch, std::size_t max) {
   while (batch.size() < max) {
     if (!have_word_ || next_rule_ == per_word) {
       std::string_view word;
+      if (words_left_ && *words_left_ == 0) break;
       if (!reader_.next(word)) break;
+      if (words_left_) --*words_left_;
       word_.assign(word);
       have_word_ = true;
       next_rule_ = 0;
@@ -35,4 +41,4 @@ bool CandidateSource::fill(CandidateBatch& batch, std::size_t max) {
   return batch.consumed > 0;
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,13 +1,13 @@
-// Wordlist streaming for `cryptaccel crack` (see crack_wordlist.hpp).
-#include "crack_wordlist.hpp"
+// Wordlist streaming of the cracking library (see include/cryptaccel/crack/wordlist.hpp).
+#include "cryptaccel/crack/wordlist.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
-#include "crack_io.hpp"
+#include "crack/file_checks.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 namespace {
 constexpr std::size_t kBlock = std::size_t{1} << 20;
 }
@@ -96,4 +96,4 @@ std::optional<std::uint64_t> count_wordlist_lines(const std::string& path) {
   return lines + (last != '\n' ? 1 : 0);
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

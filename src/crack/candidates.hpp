@@ -1,18 +1,19 @@
-// `cryptaccel crack`: candidate passwords, word by word from the wordlist and, per word, rule by rule (hashcat's
+// Cracking (cryptaccel/crack.hpp): candidate passwords, word by word from the wordlist and, per word, rule by rule (hashcat's
 // order: every rule on the first word, then every rule on the second, ...), handed out in batches.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include "crack_rules.hpp"
-#include "crack_wordlist.hpp"
+#include "cryptaccel/crack/rules.hpp"
+#include "cryptaccel/crack/wordlist.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 /// A batch of candidates, stored back to back.
 struct CandidateBatch {
@@ -29,7 +30,10 @@ struct CandidateBatch {
 /// Words × rules (no rules: each word once, as it is).
 class CandidateSource {
  public:
-  CandidateSource(const std::string& wordlist, std::vector<Rule> rules);
+  /// Words [skip, skip + limit) of `wordlist` (no limit: to its end), each with every rule. Positions count from
+  /// the wordlist's first word. Throws as WordlistReader.
+  CandidateSource(const std::string& wordlist, std::vector<Rule> rules, std::uint64_t skip = 0,
+                  std::optional<std::uint64_t> limit = std::nullopt);
 
   /// Candidates per word (the number of rules, at least 1).
   std::size_t per_word() const { return rules_.empty() ? 1 : rules_.size(); }
@@ -43,7 +47,8 @@ class CandidateSource {
   std::string word_;          ///< the current word (copied: the reader's view moves on)
   std::size_t next_rule_ = 0; ///< next rule to apply to word_; rules_.size() (or 1 without rules) when done
   bool have_word_ = false;
-  std::uint64_t position_ = 0;  ///< (word, rule) pairs handed out so far
+  std::uint64_t position_ = 0;  ///< (word, rule) pairs before the next one, from the wordlist's start
+  std::optional<std::uint64_t> words_left_;  ///< words the slice still has (nothing: to the end)
 };
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,4 +1,4 @@
-// `cryptaccel crack`: the hash file. Lines as in /etc/shadow ("user:$6$salt$hash:..."), bare SHA-crypt hash strings
+// Cracking (cryptaccel/crack.hpp): the hash file. Lines as in /etc/shadow ("user:$6$salt$hash:..."), bare SHA-crypt hash strings
 // ("$6$...", "$5$rounds=N$..."), hex digests of raw SHA-256 / SHA-512 / SHA3-256 / SM3 ("hex" or "user:hex").
 #pragma once
 #include <cstddef>
@@ -12,7 +12,7 @@
 #include "cryptaccel/shacrypt.hpp"
 #include "cryptaccel/types.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 /// What a hash line holds (the -m choices).
 enum class HashMode { sha512crypt, sha256crypt, sha256, sha512, sha3_256, sm3 };
@@ -63,4 +63,4 @@ struct HashFile {
 };
 HashFile load_hash_file(const std::string& path, std::optional<HashMode> forced);
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

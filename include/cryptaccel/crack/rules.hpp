@@ -1,4 +1,4 @@
-// `cryptaccel crack`: hashcat's rule language (the word-mangling functions of its rule-based attack) for a documented
+// Cracking (cryptaccel/crack.hpp): hashcat's rule language (the word-mangling functions of its rule-based attack) for a documented
 // subset: every mangling function except the memory ones (M X 4 6) and the reject rules (< > ! / ( ) = % Q).
 #pragma once
 #include <cstddef>
@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 /// Longest candidate a rule may produce, as hashcat's CPU rule engine (RP_PASSWORD_SIZE): a function whose result
 /// would reach this length leaves the word unchanged, and a longer word is not mangled at all.
@@ -51,4 +51,4 @@ std::vector<Rule> load_rule_file(const std::string& path, const SkippedRule& ski
 /// returned as it is. Throws std::runtime_error when the product exceeds `max_rules`.
 std::vector<Rule> stack_rules(const std::vector<std::vector<Rule>>& lists, std::size_t max_rules = std::size_t{1} << 22);
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,5 +1,5 @@
-// The potfile of `cryptaccel crack` (see crack_potfile.hpp).
-#include "crack_potfile.hpp"
+// The potfile of the cracking library (see include/cryptaccel/crack/potfile.hpp).
+#include "cryptaccel/crack/potfile.hpp"
 
 #include <fcntl.h>
 #include <pwd.h>
@@ -13,10 +13,10 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "crack_io.hpp"
+#include "crack/file_checks.hpp"
 #include "cryptaccel/hex.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 namespace {
 
 int hex_value(char c) {
@@ -169,4 +169,4 @@ void append_line_durably(const std::string& path, std::string_view line) {
   if (::close(fd) != 0) throw std::runtime_error(path + ": " + std::strerror(errno));
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,4 +1,4 @@
-// `cryptaccel crack`'s building blocks (src/cli/crack_*.cpp): the rule engine on hashcat's documented examples and
+// The cracking library's building blocks (src/crack): the rule engine on hashcat's documented examples and
 // its error messages, hash-line parsing, $HEX[] plains, the wordlist reader (line ends, a line longer than its
 // buffer) and the search against digests computed by OpenSSL. The end-to-end behaviour (and the comparison with
 // `hashcat --stdout`) is tests/python/test_cli_crack.py.
@@ -15,14 +15,15 @@
 #include <variant>
 #include <vector>
 
-#include "crack_candidates.hpp"
-#include "crack_potfile.hpp"
-#include "crack_rules.hpp"
-#include "crack_search.hpp"
-#include "crack_targets.hpp"
-#include "crack_wordlist.hpp"
+#include "cryptaccel/hex.hpp"
+#include "crack/candidates.hpp"
+#include "cryptaccel/crack/potfile.hpp"
+#include "cryptaccel/crack/rules.hpp"
+#include "crack/search.hpp"
+#include "cryptaccel/crack/targets.hpp"
+#include "cryptaccel/crack/wordlist.hpp"
 
-namespace crack = cryptaccel::cli::crack;
+namespace crack = cryptaccel::crack;
 
 namespace {
 
@@ -47,12 +48,7 @@ std::filesystem::path temp_file(const std::string& name, const std::string& cont
   return path;
 }
 
-std::string to_hex(const std::vector<std::uint8_t>& d) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : d) { s += digits[b >> 4]; s += digits[b & 15]; }
-  return s;
-}
+std::string to_hex(const std::vector<std::uint8_t>& d) { return cryptaccel::to_hex(d); }
 
 std::string openssl_hex(const EVP_MD* md, const std::string& data) {
   std::vector<std::uint8_t> out(EVP_MAX_MD_SIZE);

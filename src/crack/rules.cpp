@@ -1,9 +1,9 @@
-// hashcat's rule functions (see crack_rules.hpp for the subset). The semantics, including what happens at the edges
+// hashcat's rule functions (see include/cryptaccel/crack/rules.hpp for the subset). The semantics, including what happens at the edges
 // (a position past the end, a result that would reach kRuleMaxLength: the function does nothing), follow hashcat's
 // documentation and were checked against `hashcat --stdout -r` (tests/python/test_cli_crack.py).
-#include "crack_rules.hpp"
+#include "cryptaccel/crack/rules.hpp"
 
-#include "crack_io.hpp"
+#include "crack/file_checks.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -12,7 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 namespace {
 
 /// How a function's arguments are written after its letter.
@@ -252,4 +252,4 @@ std::vector<Rule> stack_rules(const std::vector<std::vector<Rule>>& lists, std::
   return out;
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,4 +1,4 @@
-// `cryptaccel crack`: the search. Targets are grouped by what a candidate must be hashed with — a SHA-crypt setting
+// Cracking (cryptaccel/crack.hpp): the search. Targets are grouped by what a candidate must be hashed with — a SHA-crypt setting
 // (variant, rounds, salt) or a raw hash algorithm — and each candidate is hashed once per group that still has
 // uncracked targets; the digests are looked up in the group's hash set (so a thousand users sharing a salt, or a
 // million raw SHA-256 digests, cost one hash per candidate).
@@ -9,19 +9,13 @@
 #include <unordered_map>
 #include <vector>
 
-#include "crack_candidates.hpp"
-#include "crack_targets.hpp"
+#include "crack/candidates.hpp"
+#include "cryptaccel/crack/attack.hpp"
+#include "cryptaccel/crack/targets.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/shacrypt.hpp"
 
-namespace cryptaccel::cli::crack {
-
-/// A target cracked by a batch: its index and the candidate that hashed to it.
-struct Find {
-  std::size_t target = 0;
-  std::string plain;
-  std::uint64_t position = 0;  ///< the candidate's (word, rule) index (CandidateBatch::positions)
-};
+namespace cryptaccel::crack {
 
 /// Hashes candidate batches against the uncracked targets.
 class Search {
@@ -70,4 +64,4 @@ class Search {
   std::vector<std::uint8_t> digests_;
 };
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

@@ -1,15 +1,15 @@
-// Hash-file parsing for `cryptaccel crack` (see crack_targets.hpp).
-#include "crack_targets.hpp"
+// Hash-file parsing of the cracking library (see include/cryptaccel/crack/targets.hpp).
+#include "cryptaccel/crack/targets.hpp"
 
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 
-#include "crack_io.hpp"
+#include "crack/file_checks.hpp"
 #include "cryptaccel/error.hpp"
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 namespace {
 
 constexpr const char* kEmptyHashField = "empty hash field";
@@ -171,4 +171,4 @@ HashFile load_hash_file(const std::string& path, std::optional<HashMode> forced)
   return file;
 }
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack

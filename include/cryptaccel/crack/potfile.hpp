@@ -1,4 +1,4 @@
-// `cryptaccel crack`: the potfile, as hashcat keeps it: one "hash:plain" line per cracked hash, plains that could
+// Cracking (cryptaccel/crack.hpp): the potfile, as hashcat keeps it: one "hash:plain" line per cracked hash, plains that could
 // not be read back safely written as $HEX[...]. Every find is appended with one write() and fsync'd at once, so an
 // interrupted run never loses a find and never leaves a half line that a later run would believe.
 #pragma once
@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace cryptaccel::cli::crack {
+namespace cryptaccel::crack {
 
 /// True when `plain` must be written as $HEX[...]: hashcat's rule (not printable UTF-8: invalid UTF-8 or a byte
 /// below 0x20; contains the ':' separator; looks like "$HEX[...]" itself), and also, beyond hashcat, a leading or
@@ -48,4 +48,4 @@ class Potfile {
 /// byte is not '\n' (an interrupted earlier write), a '\n' goes first. Throws std::runtime_error "PATH: reason".
 void append_line_durably(const std::string& path, std::string_view line);
 
-}  // namespace cryptaccel::cli::crack
+}  // namespace cryptaccel::crack
