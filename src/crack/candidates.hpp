@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): candidate passwords, word by word from the wordlist and, per word, rule by rule (hashcat's
+// Cracking: candidate passwords, word by word from the wordlist and, per word, rule by rule (hashcat's
 // order: every rule on the first word, then every rule on the second, ...), handed out in batches.
 #pragma once
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): small file helpers shared by the hash-file, wordlist, rule and potfile readers.
+// Cracking: small file helpers shared by the hash-file, wordlist, rule and potfile readers.
 #pragma once
 #include <string>
 

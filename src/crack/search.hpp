@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): the search. Targets are grouped by what a candidate must be hashed with — a SHA-crypt setting
+// Cracking: the search. Targets are grouped by what a candidate must be hashed with — a SHA-crypt setting
 // (variant, rounds, salt) or a raw hash algorithm — and each candidate is hashed once per group that still has
 // uncracked targets; the digests are looked up in the group's hash set (so a thousand users sharing a salt, or a
 // million raw SHA-256 digests, cost one hash per candidate).

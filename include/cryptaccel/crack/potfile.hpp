@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): the potfile, as hashcat keeps it: one "hash:plain" line per cracked hash, plains that could
+// Cracking: the potfile, as hashcat keeps it: one "hash:plain" line per cracked hash, plains that could
 // not be read back safely written as $HEX[...]. Every find is appended with one write() and fsync'd at once, so an
 // interrupted run never loses a find and never leaves a half line that a later run would believe.
 #pragma once

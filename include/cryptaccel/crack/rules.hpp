@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): hashcat's rule language (the word-mangling functions of its rule-based attack) for a documented
+// Cracking: hashcat's rule language (the word-mangling functions of its rule-based attack) for a documented
 // subset: every mangling function except the memory ones (M X 4 6) and the reject rules (< > ! / ( ) = % Q).
 #pragma once
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): the hash file. Lines as in /etc/shadow ("user:$6$salt$hash:..."), bare SHA-crypt hash strings
+// Cracking: the hash file. Lines as in /etc/shadow ("user:$6$salt$hash:..."), bare SHA-crypt hash strings
 // ("$6$...", "$5$rounds=N$..."), hex digests of raw SHA-256 / SHA-512 / SHA3-256 / SM3 ("hex" or "user:hex").
 #pragma once
 #include <cstddef>

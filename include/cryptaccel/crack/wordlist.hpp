@@ -1,4 +1,4 @@
-// Cracking (cryptaccel/crack.hpp): the wordlist, streamed (any size) one line at a time. Lines end in "\n" or "\r\n"; an empty
+// Cracking: the wordlist, streamed (any size) one line at a time. Lines end in "\n" or "\r\n"; an empty
 // line is a candidate (the empty password), as in hashcat; a last line without a newline counts.
 #pragma once
 #include <cstdint>
