@@ -1,4 +1,4 @@
-// hashcat's rule functions (see include/cryptaccel/crack/rules.hpp for the subset). The semantics, including what happens at the edges
+// hashcat's rule functions (the subset: cryptaccel/crack/rules.hpp). The semantics, including what happens at the edges
 // (a position past the end, a result that would reach kRuleMaxLength: the function does nothing), follow hashcat's
 // documentation and were checked against `hashcat --stdout -r` (tests/python/test_cli_crack.py).
 #include "cryptaccel/crack/rules.hpp"
