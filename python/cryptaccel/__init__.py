@@ -84,7 +84,8 @@ __version__: str = _ext.__version__
 #   cryptaccel.cuda      GPU arrays through DLPack (python/cryptaccel/cuda.py)
 #   cryptaccel.rsa       RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
 #   cryptaccel.shacrypt  sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
-_LAZY_SUBMODULES = ("cuda", "rsa", "shacrypt")
+#   cryptaccel.crack     hashcat-style dictionary attacks (python/cryptaccel/crack.py)
+_LAZY_SUBMODULES = ("crack", "cuda", "rsa", "shacrypt")
 
 
 def __getattr__(name: str) -> Any:
@@ -144,6 +145,7 @@ __all__ = [
     "BadDecrypt",
     "InvalidCiphertext",
     "EngineUnavailable",
+    "crack",
     "cuda",
     "rsa",
     "shacrypt",

@@ -6,7 +6,7 @@
 //  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
 //  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
 // The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp, SHA-crypt
-// (cryptaccel.shacrypt) in shacrypt_bindings.cpp, GPU arrays (cryptaccel.cuda) in cuda_bindings.cpp.
+// (cryptaccel.shacrypt) in shacrypt_bindings.cpp, cracking (cryptaccel.crack) in crack_bindings.cpp, GPU arrays (cryptaccel.cuda) in cuda_bindings.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -30,6 +30,7 @@
 #include "hash_bindings.hpp"
 #include "huge_pages.hpp"
 #include "rsa_bindings.hpp"
+#include "crack_bindings.hpp"
 #include "shacrypt_bindings.hpp"
 #include "stream_bindings.hpp"
 
@@ -390,5 +391,6 @@ NB_MODULE(_cryptaccel, m) {
   pyca::register_stream_bindings(m);
   pyca::register_rsa_bindings(m);
   pyca::register_shacrypt_bindings(m);
+  pyca::register_crack_bindings(m);
   pyca::register_cuda_bindings(m);
 }
