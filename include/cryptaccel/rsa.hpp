@@ -98,12 +98,29 @@ enum class SignaturePadding { pkcs1v15, pss };
 /// Encryption padding.
 enum class EncryptionPadding { oaep, pkcs1v15 };
 
+/// A signature padding by name: "pss", or "pkcs1" / "pkcs1v15" (openssl's rsa_padding_mode word and the RFC's).
+/// Throws InvalidArgument naming the accepted words.
+SignaturePadding parse_signature_padding(std::string_view name);
+/// An encryption padding by name: "oaep", or "pkcs1" / "pkcs1v15". Throws InvalidArgument.
+EncryptionPadding parse_encryption_padding(std::string_view name);
+
+/// How the PSS salt length is chosen, per key, so that a batch may mix key sizes (openssl's rsa_pss_saltlen words).
+enum class PssSalt {
+  given,           ///< SignOptions::salt_length; unset: the digest length when signing, any length when verifying
+  digest,          ///< the digest length (openssl "digest", -1)
+  max,             ///< the longest the key allows, emLen - hLen - 2 (RFC 8017 9.1.1; openssl "max", -3)
+  auto_max,        ///< signs with `max`, verifies any length (openssl "auto", -2, its default)
+  auto_digestmax,  ///< signs with the smaller of `digest` and `max`, verifies any length (openssl "auto-digestmax", -4)
+};
+
 /// How to sign or verify.
 struct SignOptions {
   SignaturePadding padding = SignaturePadding::pkcs1v15;
   HashAlgorithm hash = HashAlgorithm::sha256;  ///< SHA-224/256/384/512 (and SHA-1 for verifying old signatures)
-  /// PSS only. Signing: salt bytes (nullopt: the digest length). Verifying: nullopt recovers any salt length.
+  /// PSS only: the salt length, as `salt` says. Signing: salt bytes (nullopt: the digest length). Verifying: nullopt
+  /// recovers any salt length.
   std::optional<std::size_t> salt_length;
+  PssSalt salt = PssSalt::given;
   std::optional<HashAlgorithm> mgf_hash;       ///< PSS MGF1 hash (nullopt: `hash`)
   bool prehashed = false;                      ///< the message is already the digest (openssl pkeyutl without -rawin)
   std::string_view engine = "auto";
@@ -117,6 +134,15 @@ struct EncryptOptions {
   bytes_view label;                            ///< OAEP label
   std::string_view engine = "auto";
 };
+
+/// Sets `options`' PSS salt from openssl's rsa_pss_saltlen vocabulary: a number of bytes, "digest", "max", "auto",
+/// "auto-digestmax" or -1 .. -4 (the same four). Throws InvalidArgument for anything else.
+void set_pss_salt(SignOptions& options, std::string_view text);
+/// The longest PSS salt a `bits`-bit key allows with `hash` (0 when the key is too small for the hash).
+std::size_t max_pss_salt(std::size_t bits, HashAlgorithm hash);
+/// The PSS salt length `options` gives a `bits`-bit key: the bytes to sign with (`signing`), or the length a
+/// signature's salt must have (nullopt: any).
+std::optional<std::size_t> pss_salt_length(const SignOptions& options, std::size_t bits, bool signing);
 
 /// Signs `message`; returns size() bytes. Randomised for PSS, deterministic for PKCS#1 v1.5.
 bytes sign(const PrivateKey& key, bytes_view message, const SignOptions& options = {});

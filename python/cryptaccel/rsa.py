@@ -107,6 +107,19 @@ def _opt_int(name: str, value: Any) -> Optional[int]:
     return _int(name, value, none_ok=True)
 
 
+#: The words ``salt_length`` takes besides a number of bytes (openssl's rsa_pss_saltlen vocabulary).
+PSS_SALT_WORDS = ("digest", "max", "auto", "auto-digestmax")
+
+
+def _salt(value: Any) -> Union[int, str, None]:
+    """None, a non-negative int, or one of PSS_SALT_WORDS."""
+    if isinstance(value, str):
+        if value not in PSS_SALT_WORDS:
+            raise InvalidArgument(f"salt_length {value!r} is not a number of bytes or one of {', '.join(PSS_SALT_WORDS)}")
+        return value
+    return _opt_int("salt_length", value)
+
+
 def _threads(value: Any) -> int:
     v = _opt_int("threads", value)
     return 0 if v is None else v
@@ -312,7 +325,7 @@ def sign(
     message: BytesLike,
     padding: str = "pkcs1v15",
     hash: str = "sha256",
-    salt_length: Optional[int] = None,
+    salt_length: Union[int, str, None] = None,
     *,
     mgf_hash: Optional[str] = None,
     prehashed: bool = False,
@@ -323,10 +336,13 @@ def sign(
     Args:
         key: the private key.
         message: the message (any bytes-like object).
-        padding: ``"pkcs1v15"`` (deterministic: the same signature as OpenSSL and ``cryptography``) or ``"pss"``.
+        padding: ``"pkcs1v15"`` (also ``"pkcs1"``, openssl's word; deterministic: the same signature as OpenSSL and
+            ``cryptography``) or ``"pss"``.
         hash: ``"sha256"`` (the default), ``"sha224"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``,
             ``"sha512_256"``, ``"sha3_224"`` ... ``"sha3_512"``, or ``"sha1"`` (legacy).
-        salt_length: PSS salt bytes; ``None``: the digest length.
+        salt_length: PSS salt bytes, or a word of ``openssl pkeyutl -pkeyopt rsa_pss_saltlen``, resolved for each key:
+            ``"digest"`` (the digest length), ``"max"`` (the longest the key allows), ``"auto"`` (signs with
+            ``"max"``, verifies any), ``"auto-digestmax"``; ``None``: the digest length.
         mgf_hash: PSS MGF1 hash; ``None``: ``hash``.
         prehashed: ``message`` is already the digest (as ``openssl pkeyutl -sign`` without ``-rawin``).
         engine: ``"auto"`` or an engine name.
@@ -343,7 +359,7 @@ def sign(
     return _call(
         "cryptaccel.rsa.sign", _ext._rsa_sign,
         _private("key", key), message, _str("padding", padding), _str("hash", hash),
-        _opt_int("salt_length", salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
+        _salt(salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
     )
 
 
@@ -353,7 +369,7 @@ def verify(
     signature: BytesLike,
     padding: str = "pkcs1v15",
     hash: str = "sha256",
-    salt_length: Optional[int] = None,
+    salt_length: Union[int, str, None] = None,
     *,
     mgf_hash: Optional[str] = None,
     prehashed: bool = False,
@@ -372,7 +388,7 @@ def verify(
     return _call(
         "cryptaccel.rsa.verify", _ext._rsa_verify,
         _public("key", key), message, signature, _str("padding", padding), _str("hash", hash),
-        _opt_int("salt_length", salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
+        _salt(salt_length), _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine),
     )
 
 
@@ -391,7 +407,7 @@ def encrypt(
     Args:
         key: the public key (or a private key: its public half is used).
         plaintext: at most ``size - 2*hLen - 2`` bytes for OAEP, ``size - 11`` for PKCS#1 v1.5.
-        padding: ``"oaep"`` or ``"pkcs1v15"``.
+        padding: ``"oaep"`` or ``"pkcs1v15"`` (also ``"pkcs1"``).
         hash: OAEP hash: ``"sha1"`` (the default, as ``openssl pkeyutl`` and ``cryptaccel pkeyutl``), ``"sha224"``,
             ``"sha256"``, ``"sha384"``, ``"sha512"``, ``"sha512_224"``, ``"sha512_256"``, ``"sha3_224"`` ...
             ``"sha3_512"``. Ignored by PKCS#1 v1.5.
@@ -446,7 +462,7 @@ def sign_many(
     messages: Sequence[BytesLike],
     padding: str = "pkcs1v15",
     hash: str = "sha256",
-    salt_length: Optional[int] = None,
+    salt_length: Union[int, str, None] = None,
     *,
     mgf_hash: Optional[str] = None,
     prehashed: bool = False,
@@ -469,7 +485,7 @@ def sign_many(
     keys = _keys("keys", key_or_keys, len(msgs), _private)
     out, used = _call(
         "cryptaccel.rsa.sign_many", _ext._rsa_sign_many,
-        keys, msgs, _str("padding", padding), _str("hash", hash), _opt_int("salt_length", salt_length),
+        keys, msgs, _str("padding", padding), _str("hash", hash), _salt(salt_length),
         _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine), _threads(threads),
     )
     return (out, used) if return_engine else out
@@ -481,7 +497,7 @@ def verify_many(
     signatures: Sequence[BytesLike],
     padding: str = "pkcs1v15",
     hash: str = "sha256",
-    salt_length: Optional[int] = None,
+    salt_length: Union[int, str, None] = None,
     *,
     mgf_hash: Optional[str] = None,
     prehashed: bool = False,
@@ -502,7 +518,7 @@ def verify_many(
     keys = _keys("keys", pub_or_list_of_pubs, len(msgs), _public)
     out, used = _call(
         "cryptaccel.rsa.verify_many", _ext._rsa_verify_many,
-        keys, msgs, sigs, _str("padding", padding), _str("hash", hash), _opt_int("salt_length", salt_length),
+        keys, msgs, sigs, _str("padding", padding), _str("hash", hash), _salt(salt_length),
         _opt_str("mgf_hash", mgf_hash), bool(prehashed), _str("engine", engine), _threads(threads),
     )
     return (out, used) if return_engine else out

@@ -31,18 +31,6 @@ namespace {
 
 // --- argument conversion -----------------------------------------------------------------------------------------
 
-rsa::SignaturePadding parse_signature_padding(std::string_view text) {
-  if (text == "pkcs1v15") return rsa::SignaturePadding::pkcs1v15;
-  if (text == "pss") return rsa::SignaturePadding::pss;
-  throw ca::InvalidArgument("unknown signature padding '" + std::string(text) + "' (use 'pkcs1v15' or 'pss')");
-}
-
-rsa::EncryptionPadding parse_encryption_padding(std::string_view text) {
-  if (text == "oaep") return rsa::EncryptionPadding::oaep;
-  if (text == "pkcs1v15") return rsa::EncryptionPadding::pkcs1v15;
-  throw ca::InvalidArgument("unknown encryption padding '" + std::string(text) + "' (use 'oaep' or 'pkcs1v15')");
-}
-
 /// The digests RSA takes, as cryptaccel.new spells them ("sha1, sha224, ..."): SHA-1 and every hash of the library
 /// that rsa::digest_size accepts (SHA-2, SHA-3; not SHAKE or SM3).
 const std::string& rsa_digest_list() {
@@ -78,13 +66,16 @@ std::optional<ca::HashAlgorithm> parse_optional_hash(const std::optional<std::st
   return parse_rsa_digest(*name, what);
 }
 
-/// The options of sign/verify; `engine` must outlive the result (SignOptions views it).
-rsa::SignOptions sign_options(std::string_view padding, std::string_view hash, std::optional<std::size_t> salt_length,
+/// The options of sign/verify; `engine` must outlive the result (SignOptions views it). `salt`: None, a number of
+/// bytes (checked non-negative by the Python layer) or a word of openssl's rsa_pss_saltlen ("max", "auto", ...),
+/// resolved per key by the library.
+rsa::SignOptions sign_options(std::string_view padding, std::string_view hash, nb::handle salt,
                               const std::optional<std::string>& mgf_hash, bool prehashed, std::string_view engine) {
   rsa::SignOptions o;
-  o.padding = parse_signature_padding(padding);
+  o.padding = rsa::parse_signature_padding(padding);
   o.hash = parse_rsa_digest(hash, "hash");
-  o.salt_length = salt_length;
+  if (nb::isinstance<nb::str>(salt)) rsa::set_pss_salt(o, nb::cast<std::string>(salt));
+  else if (!salt.is_none()) o.salt_length = nb::cast<std::size_t>(salt);
   o.mgf_hash = parse_optional_hash(mgf_hash, "mgf_hash");
   o.prehashed = prehashed;
   o.engine = engine;
@@ -96,7 +87,7 @@ rsa::EncryptOptions encrypt_options(std::string_view padding, std::string_view h
                                     const std::optional<std::string>& mgf_hash, const ByteArg& label,
                                     std::string_view engine) {
   rsa::EncryptOptions o;
-  o.padding = parse_encryption_padding(padding);
+  o.padding = rsa::parse_encryption_padding(padding);
   o.hash = parse_rsa_digest(hash, "hash");
   o.mgf_hash = parse_optional_hash(mgf_hash, "mgf_hash");
   o.label = label.view();
@@ -198,7 +189,7 @@ nb::bytes to_py(const ca::bytes& data) { return nb::bytes(data.data(), data.size
 // --- one at a time -----------------------------------------------------------------------------------------------
 
 nb::bytes sign(const rsa::PrivateKey& key, nb::handle message, std::string_view padding, std::string_view hash,
-               std::optional<std::size_t> salt_length, const std::optional<std::string>& mgf_hash, bool prehashed,
+               nb::handle salt_length, const std::optional<std::string>& mgf_hash, bool prehashed,
                const std::string& engine) {
   const rsa::SignOptions o = sign_options(padding, hash, salt_length, mgf_hash, prehashed, engine);
   ByteArg msg(message, "message");
@@ -211,7 +202,7 @@ nb::bytes sign(const rsa::PrivateKey& key, nb::handle message, std::string_view 
 }
 
 bool verify(const rsa::PublicKey& key, nb::handle message, nb::handle signature, std::string_view padding,
-            std::string_view hash, std::optional<std::size_t> salt_length, const std::optional<std::string>& mgf_hash,
+            std::string_view hash, nb::handle salt_length, const std::optional<std::string>& mgf_hash,
             bool prehashed, const std::string& engine) {
   const rsa::SignOptions o = sign_options(padding, hash, salt_length, mgf_hash, prehashed, engine);
   ByteArg msg(message, "message");
@@ -249,7 +240,7 @@ nb::bytes decrypt(const rsa::PrivateKey& key, nb::handle ciphertext, std::string
 // --- batches -----------------------------------------------------------------------------------------------------
 
 nb::tuple sign_many(nb::list keys, nb::list messages, std::string_view padding, std::string_view hash,
-                    std::optional<std::size_t> salt_length, const std::optional<std::string>& mgf_hash, bool prehashed,
+                    nb::handle salt_length, const std::optional<std::string>& mgf_hash, bool prehashed,
                     const std::string& engine, std::size_t threads) {
   const rsa::SignOptions o = sign_options(padding, hash, salt_length, mgf_hash, prehashed, engine);
   const auto ks = key_pointers<rsa::PrivateKey>(keys, "keys");
@@ -280,7 +271,7 @@ nb::tuple sign_many(nb::list keys, nb::list messages, std::string_view padding, 
 }
 
 nb::tuple verify_many(nb::list keys, nb::list messages, nb::list signatures, std::string_view padding,
-                      std::string_view hash, std::optional<std::size_t> salt_length,
+                      std::string_view hash, nb::handle salt_length,
                       const std::optional<std::string>& mgf_hash, bool prehashed, const std::string& engine,
                       std::size_t threads) {
   const rsa::SignOptions o = sign_options(padding, hash, salt_length, mgf_hash, prehashed, engine);

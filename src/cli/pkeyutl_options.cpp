@@ -57,12 +57,6 @@ HashAlgorithm parse_md(std::string_view name, std::string_view what) {
   }
 }
 
-/// Maximum PSS salt for a `bits`-bit key and a `hlen`-byte hash (RFC 8017 9.1.1: emLen - hLen - 2).
-std::size_t max_salt(std::size_t bits, std::size_t hlen) {
-  const std::size_t em_len = (bits - 1 + 7) / 8;
-  return em_len >= hlen + 2 ? em_len - hlen - 2 : 0;
-}
-
 /// The padding in effect: the one given, else openssl's default for the key (pss for an RSA-PSS key).
 std::string padding_of(const CryptoSettings& s, const KeyTraits& key) {
   return s.padding.value_or(key.rsa_pss ? "pss" : "pkcs1");
@@ -301,33 +295,25 @@ rsa::SignOptions sign_options(const CryptoSettings& s, const KeyTraits& key, boo
                             "parameters (they require MGF1 with " + rsa::digest_name(pss->mgf1_hash) + ")");
     o.mgf_hash = pss->mgf1_hash;
   }
-  const std::size_t hlen = rsa::digest_size(o.hash);
-  const std::size_t max = max_salt(key.bits, hlen);
+  const std::size_t max = rsa::max_pss_salt(key.bits, o.hash);
   // openssl 3.0's defaults: sign with the largest salt ("auto" is its default and signs with "max"), verify any;
   // a key with restrictions signs and verifies with its minimum salt, exactly.
   const std::string v = s.saltlen.value_or(pss ? std::to_string(pss->min_salt) : signing ? "max" : "auto");
-  if (v == "digest" || v == "-1") {
-    o.salt_length = hlen;
-  } else if (v == "max" || v == "-3") {
-    o.salt_length = max;
-  } else if (v == "auto" || v == "-2" || v == "auto-digestmax" || v == "-4") {
-    if (!signing && pss)
-      throw InvalidArgument("rsa_pss_saltlen:" + v + " cannot verify with an RSA-PSS key that has restrictions "
-                            "(openssl refuses it too): give the salt length, or none for the key's minimum (" +
-                            std::to_string(pss->min_salt) + ")");
-    if (signing) o.salt_length = (v == "auto" || v == "-2") ? max : std::min(hlen, max);
-  } else {
-    std::uint64_t n = 0;
-    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-    if (ec != std::errc() || end != v.data() + v.size())
-      throw InvalidArgument("-pkeyopt rsa_pss_saltlen: '" + v + "' is not a number, digest, max, auto or auto-digestmax");
-    o.salt_length = static_cast<std::size_t>(n);
+  try {
+    rsa::set_pss_salt(o, v);
+  } catch (const InvalidArgument&) {
+    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: '" + v + "' is not a number, digest, max, auto or auto-digestmax");
   }
-  if (pss && o.salt_length && *o.salt_length < pss->min_salt)
-    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*o.salt_length) + " bytes is below the "
+  if (!signing && pss && (o.salt == rsa::PssSalt::auto_max || o.salt == rsa::PssSalt::auto_digestmax))
+    throw InvalidArgument("rsa_pss_saltlen:" + v + " cannot verify with an RSA-PSS key that has restrictions "
+                          "(openssl refuses it too): give the salt length, or none for the key's minimum (" +
+                          std::to_string(pss->min_salt) + ")");
+  const std::optional<std::size_t> salt = rsa::pss_salt_length(o, key.bits, signing);
+  if (pss && salt && *salt < pss->min_salt)
+    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*salt) + " bytes is below the "
                           "RSA-PSS key's minimum salt length (" + std::to_string(pss->min_salt) + ")");
-  if (o.salt_length && *o.salt_length > max)
-    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*o.salt_length) + " bytes is too long for a " +
+  if (salt && *salt > max)
+    throw InvalidArgument("-pkeyopt rsa_pss_saltlen: " + std::to_string(*salt) + " bytes is too long for a " +
                           std::to_string(key.bits) + "-bit key with " + rsa::digest_name(o.hash) +
                           " (at most " + std::to_string(max) + ")");
   return o;

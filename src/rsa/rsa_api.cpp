@@ -88,7 +88,8 @@ HashAlgorithm mgf_of(const EncryptOptions& o) { return o.mgf_hash.value_or(o.has
 /// Encodes the signature input for `key`; false when the key is too small for the hash (and salt).
 bool encode_signature(const SignOptions& o, const PublicKey& key, bytes_view m_hash, std::uint8_t* em) {
   if (o.padding == SignaturePadding::pkcs1v15) return emsa_pkcs1v15_encode(o.hash, m_hash, em, key.size());
-  return emsa_pss_encode(o.hash, mgf_of(o), m_hash, o.salt_length.value_or(m_hash.size()), key.bits(), em, key.size());
+  return emsa_pss_encode(o.hash, mgf_of(o), m_hash, *pss_salt_length(o, key.bits(), true), key.bits(), em,
+                         key.size());
 }
 
 /// Marks `job` failed with `status` and a one-line reason.
@@ -176,8 +177,8 @@ BatchReport verify_batch(std::span<VerifyJob> jobs, const SignOptions& options, 
         bytes expected(key.size());
         j.valid = emsa_pkcs1v15_encode(options.hash, m_hash, expected.data(), key.size()) && expected == em;
       } else {
-        j.valid = emsa_pss_verify(options.hash, mgf_of(options), m_hash, options.salt_length, key.bits(), em.data(),
-                                  key.size());
+        j.valid = emsa_pss_verify(options.hash, mgf_of(options), m_hash, pss_salt_length(options, key.bits(), false),
+                                  key.bits(), em.data(), key.size());
       }
     } catch (const Error& e) {
       j.status = JobStatus::invalid_argument, j.error = e.what();

@@ -472,3 +472,28 @@ def test_cuda_engine_equals_ref_on_a_mixed_batch():
     bases = [rng.randrange(n) for _ in range(20)]
     exponent = rng.getrandbits(2048)
     assert rsa.modexp_many(bases, exponent, n, engine="cuda") == [pow(b, exponent, n) for b in bases]
+
+
+def test_pss_salt_words_resolved_per_key():
+    """salt_length takes openssl's rsa_pss_saltlen words, resolved for each key of a batch (mixed sizes): "max"
+    signs with the longest salt each key allows, "digest" with the digest length, "auto" signs with "max" and
+    verifies any; checked against cryptography's PSS.MAX_LENGTH / DIGEST_LENGTH / AUTO. "pkcs1" names PKCS#1 v1.5."""
+    hashes, _, padding = _crypto()
+    cks = [fresh_crypto_key(1024), fresh_crypto_key(2048)]
+    keys = [to_cryptaccel_private(ck) for ck in cks]
+    pubs = [k.public_key() for k in keys]
+    msgs = [b"first", b"second"]
+    mgf = padding.MGF1(hashes.SHA256())
+    for word, theirs in (("max", padding.PSS.MAX_LENGTH), ("auto", padding.PSS.MAX_LENGTH),
+                         ("digest", padding.PSS.DIGEST_LENGTH)):
+        sigs = rsa.sign_many(keys, msgs, padding="pss", salt_length=word)
+        for ck, msg, sig in zip(cks, msgs, sigs):
+            ck.public_key().verify(sig, msg, padding.PSS(mgf=mgf, salt_length=theirs), hashes.SHA256())
+        assert rsa.verify_many(pubs, msgs, sigs, padding="pss", salt_length=word) == [True, True]
+    short = [ck.sign(m, padding.PSS(mgf=mgf, salt_length=5), hashes.SHA256()) for ck, m in zip(cks, msgs)]
+    assert rsa.verify_many(pubs, msgs, short, padding="pss", salt_length="auto") == [True, True]  # any length
+    assert rsa.verify_many(pubs, msgs, short, padding="pss", salt_length="max") == [False, False]
+    assert rsa.sign(keys[0], b"m", padding="pkcs1") == rsa.sign(keys[0], b"m", padding="pkcs1v15")
+    assert rsa.decrypt(keys[0], rsa.encrypt(pubs[0], b"m", padding="pkcs1"), padding="pkcs1v15") == b"m"
+    with pytest.raises(cryptaccel.InvalidArgument, match="auto-digestmax"):
+        rsa.sign(keys[0], b"m", padding="pss", salt_length="most")
