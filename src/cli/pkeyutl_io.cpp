@@ -23,35 +23,13 @@
 #include <vector>
 
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/file.hpp"
 #include "password_source.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
 namespace {
 
 bool is_stdio(const std::string& path) { return path.empty() || path == "-"; }
-
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-bytes read_stream(std::FILE* f, const std::string& name) {
-  bytes data;
-  struct stat st {};
-  if (::fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    data.reserve(static_cast<std::size_t>(st.st_size) + 1);
-  constexpr std::size_t kChunk = std::size_t{1} << 16;
-  for (;;) {
-    const std::size_t old_size = data.size();
-    data.resize(std::max(old_size + kChunk, data.capacity()));
-    const std::size_t want = data.size() - old_size;
-    const std::size_t got = std::fread(data.data() + old_size, 1, want, f);
-    data.resize(old_size + got);
-    if (got < want) {
-      if (std::ferror(f)) throw std::runtime_error("cannot read " + name + ": " + std::strerror(errno));
-      return data;
-    }
-  }
-}
 
 std::string_view as_text(const bytes& data) { return {reinterpret_cast<const char*>(data.data()), data.size()}; }
 
@@ -314,12 +292,7 @@ rsa::PrivateKey private_key_of(PkeyPtr pkey) {
 
 }  // namespace
 
-bytes read_input(const std::string& path) {
-  if (is_stdio(path)) return read_stream(stdin, "stdin");
-  std::unique_ptr<std::FILE, FileCloser> f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw std::runtime_error("cannot open '" + path + "': " + std::strerror(errno));
-  return read_stream(f.get(), "'" + path + "'");
-}
+bytes read_input(const std::string& path) { return read_whole_file(is_stdio(path) ? "-" : path); }
 
 LoadedKey load_key(const std::string& path, KeySource source, KeyForm form,
                    const std::optional<std::string>& passin) {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "cryptaccel/file.hpp"
 #include "atomic_output.hpp"
 #include "cryptaccel/hex.hpp"
 #include "cryptaccel/rv.hpp"
@@ -19,12 +20,11 @@ namespace rv = cryptaccel::rv;
 
 bytes read_input(const std::string& path) {
   if (path.empty()) return {};
-  if (path == "-") {
-    return bytes(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  try {
+    return read_whole_file(path);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("--stdin: ") + e.what());
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("--stdin: cannot read " + path);
-  return bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 /// Spike's +signature format with +signature-granularity=`granularity`: `granularity` bytes per line, most

@@ -1,5 +1,6 @@
 // `cryptaccel rv table seed004`: the configurations and their runs (rv_seed004_report.cpp prints them and writes
 // the JSON).
+#include "cryptaccel/file.hpp"
 #include "rv_seed004_table.hpp"
 
 #include <algorithm>
@@ -41,10 +42,8 @@ constexpr Ablation kAblations[] = {
 };
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  const bytes data = read_whole_file(path);
+  return std::string(data.begin(), data.end());
 }
 
 /// The runnable entry of `variant` for the first XLEN of `xlens` the manifest has, or nullptr.

@@ -1,3 +1,4 @@
+#include "cryptaccel/file.hpp"
 #include "rv_spike.hpp"
 
 #include <fcntl.h>
@@ -55,8 +56,8 @@ struct TempFile {
   TempFile& operator=(const TempFile&) = delete;
 
   std::string read() const {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    const bytes data = read_whole_file(path);
+    return std::string(data.begin(), data.end());
   }
 };
 

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "cryptaccel/file.hpp"
 #include "rv/core.hpp"
 #include "rv/elf_loader.hpp"
 
@@ -182,10 +183,7 @@ void Machine::load_elf(std::span<const std::uint8_t> image) {
 }
 
 void Machine::load_elf_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("cannot open " + path);
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  load_elf(bytes);
+  load_elf(read_whole_file(path));
 }
 
 RunResult Machine::run(std::span<const std::uint8_t> stdin_bytes) {
