@@ -15,7 +15,7 @@
 #include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "cpu/aes_ctr_vaes.hpp"
 #include "cpu/ghash_pclmul.hpp"
-#include "ref/cipher_modes.hpp"
+#include "engine/gcm_split.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -343,9 +343,11 @@ bool openssl_aes_supports(const CipherSpec& spec) {
 
 void openssl_aes_run(EvpContext& context, const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit) {
   if (spec.mode == Mode::gcm && job.iv.size() > kMaxEvpGcmIv) {
-    // SP 800-38D allows IVs up to 2^64 bits; OpenSSL stops at 128 bytes. Such IVs are rare: the portable GCM
-    // (constant-time, byte-identical) serves them rather than failing.
-    return ref::run_cipher_job(spec, dir, job, xts_unit);
+    // SP 800-38D allows IVs up to 2^64 bits; OpenSSL stops at 128 bytes. Such IVs are rare: J0 = GHASH(IV) on
+    // PCLMULQDQ, then GCM from that counter on this engine's split building blocks (one chunk, this thread).
+    const AesGcmSplitKey key(spec.cipher, job.key);
+    engine::run_split_gcm_job(key, dir, job, 1, job.in.size());
+    return;
   }
   EvpContext::Impl& state = context.impl();
   EVP_CIPHER_CTX* ctx = state.ctx;
