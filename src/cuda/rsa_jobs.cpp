@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "cpu/rsa_openssl.hpp"
 #include "engine/thread_pool.hpp"
+#include "rsa/host_ops.hpp"
 #include "rsa/key_impl.hpp"
 #include "rsa/raw_ops.hpp"
 
@@ -87,8 +87,9 @@ void rsa_public_jobs(std::span<const engine::RsaPublicJob> jobs, const RsaRunner
 void rsa_modexp_jobs(const rsa::Modulus& mod, bytes_view exponent, std::span<const engine::ModexpJob> jobs,
                      const RsaRunner& run) {
   const std::size_t e_limbs = std::max<std::size_t>(1, (exponent.size() + 7) / 8);
-  if (e_limbs > mod.limbs) {  // the device keeps exponents of at most the modulus' size
-    cpu::cpu_modexp(mod, exponent, jobs);
+  if (e_limbs > mod.limbs) {  // the device keeps exponents of at most the modulus' size: these run on the host, in
+    // the shared portable code (an engine never calls another engine)
+    rsa::host_modexp<bn::PortableMont>(mod, exponent, jobs);
     return;
   }
   rsa::Limbs e(e_limbs);
