@@ -204,7 +204,8 @@ class Engine {
   }
 };
 
-/// The engines compiled into this build, most preferred first (the order `auto` tries them in).
+/// The engines compiled into this build, most preferred first (the order `auto` tries them in). Defined above the
+/// backends, in src/api/backends.cpp: this layer (the interface, selection, dispatch) includes none of them.
 std::span<const Engine* const> registered_engines();
 
 /// The engine that serves (spec, dir) for `requested` ("auto" or a name; `auto` weighs `work`, see
@@ -228,8 +229,5 @@ const Engine& select_keccak_engine(std::string_view requested, const Work& work 
 
 /// The engine that serves RSA (and raw modexp) with a `bits`-bit modulus for `requested`.
 const Engine& select_rsa_engine(std::string_view requested, std::size_t bits, const Work& work = Work::unknown());
-
-/// The `ref` engine (always present).
-const Engine& ref_engine();
 
 }  // namespace cryptaccel::engine

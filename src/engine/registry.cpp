@@ -1,13 +1,10 @@
-// The engine registry: the only place that knows which backends exist and picks one for a request.
+// Engine selection: the one rule that picks an engine for a request, over registered_engines() (which backends exist
+// is src/api/backends.cpp's business: this layer includes none of them).
 #include <array>
 
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
-#include "cpu/cpu_engine.hpp"
 #include "engine/engine.hpp"
-#if defined(CRYPTACCEL_HAVE_CUDA)
-#include "cuda/cuda_engine.hpp"
-#endif
 
 namespace cryptaccel::engine {
 namespace {
@@ -19,22 +16,6 @@ std::string direction_name(Direction dir) { return dir == Direction::encrypt ? "
 
 }  // namespace
 
-std::span<const Engine* const> registered_engines() {
-  // Preference order for `auto`: accelerated engines ahead of `ref`. The GPU goes first only when a CUDA device is
-  // present (it wins on large batches); without one it is listed, unavailable, after the CPU engines so that
-  // `--engine cuda` still gets its precise reason. `cuda-ttable` (not constant time) comes after `ref`, which serves
-  // every request, so `auto` never picks it.
-#if defined(CRYPTACCEL_HAVE_CUDA)
-  static const std::array<const Engine*, 4> engines = [] {
-    if (cuda::cuda_engine().unavailable_reason().empty())
-      return std::array<const Engine*, 4>{&cuda::cuda_engine(), &cpu::cpu_engine(), &ref_engine(), &cuda::cuda_ttable_engine()};
-    return std::array<const Engine*, 4>{&cpu::cpu_engine(), &ref_engine(), &cuda::cuda_engine(), &cuda::cuda_ttable_engine()};
-  }();
-#else
-  static const std::array<const Engine*, 2> engines = {&cpu::cpu_engine(), &ref_engine()};
-#endif
-  return engines;
-}
 
 namespace {
 

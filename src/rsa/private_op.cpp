@@ -10,6 +10,7 @@
 #include "engine/thread_pool.hpp"
 #include "rsa/bn_limbs.hpp"
 #include "rsa/ct_declassify.hpp"
+#include "ref/ref_engine.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/raw_ops.hpp"
 
@@ -157,7 +158,7 @@ bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x) {
 void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads) {
   std::vector<Scratch> scratch(items.size());
   // Blinding and the check run on the host's fastest Montgomery kernels, except around `ref` (host_mont.hpp).
-  const bool portable = &engine == &engine::ref_engine();
+  const bool portable = &engine == &ref::ref_engine();
   const auto blind_one = [&](std::size_t i) {
     with_host_mont(portable, [&](auto ops) {
       with_limbs(items[i].key->impl().pubi().mod.limbs,

@@ -26,6 +26,7 @@
 #include "cuda/rsa_kernel_variant.hpp"
 #include "cuda/rsa_plan.hpp"
 #include "engine/engine.hpp"
+#include "ref/ref_engine.hpp"
 #include "rsa/key_impl.hpp"
 #include "rsa/modulus.hpp"
 
@@ -443,7 +444,7 @@ TEST_P(RsaCudaEmulated, EnginePathsEqualRef) {
   for (const auto& k : keys) pubs.push_back(k.public_key());
   cuda::EmulatedDevice dev;
   const cuda::RsaRunner run = [&](std::span<const RsaTask> tasks) { cuda::run_rsa_tasks(dev, tasks, 3, GetParam()); };
-  const engine::Engine& ref = engine::ref_engine();
+  const engine::Engine& ref = ref::ref_engine();
   // Mixed keys in one batch: 9 private and 9 public operations on random inputs below each modulus.
   std::vector<bytes> in, got, want;
   std::vector<engine::RsaPrivateJob> pj, pj_ref;

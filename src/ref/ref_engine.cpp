@@ -2,13 +2,15 @@
 #include "algo/hash_message.hpp"
 #include "algo/keccak.hpp"
 #include "algo/shacrypt.hpp"
-#include "engine/engine.hpp"
+#include "ref/ref_engine.hpp"
 #include "engine/hash_variant.hpp"
 #include "ref/cipher_modes.hpp"
 #include "rsa/host_ops.hpp"
 
-namespace cryptaccel::engine {
+namespace cryptaccel::ref {
 namespace {
+
+using namespace engine;
 
 void ref_hash_blocks(HashAlgorithm algorithm, std::uint64_t state[25], const std::uint8_t* blocks, std::size_t n) {
   algo::hash_blocks(to_variant(algorithm), state, blocks, n);
@@ -75,4 +77,4 @@ const Engine& ref_engine() {
   return engine;
 }
 
-}  // namespace cryptaccel::engine
+}  // namespace cryptaccel::ref
