@@ -101,7 +101,7 @@ CA_HD void mont_sqr(W* r, const W* a, const W* n, W n0) {
 
 /// The portable Montgomery product, square and reduction (REDC of a 2N-limb t < n R, t overwritten) that the
 /// exponentiations and the host's RSA use unless given faster ones (the cpu engine passes its MULX/ADX kernels with
-/// the same contract, src/cpu/mont_mulx.hpp).
+/// the same contract, src/rsa/mont_mulx.hpp).
 struct PortableMont {
   template <std::size_t N, class W>
   CA_HD static void mul(W* r, const W* a, const W* b, const W* n, W n0) { mont_mul<N>(r, a, b, n, n0); }
@@ -169,7 +169,7 @@ struct HasLookup<Ops, N, W,
                  std::void_t<decltype(Ops::template lookup<N>(std::declval<W*>(), std::declval<const W*>(),
                                                               std::size_t{}, W{}))>> : std::true_type {};
 
-/// r = table[index] by Ops::lookup when Ops has one (the MULX kernels' SSE2 scan, src/cpu/mont_mulx.hpp), else by
+/// r = table[index] by Ops::lookup when Ops has one (the MULX kernels' SSE2 scan, src/rsa/mont_mulx.hpp), else by
 /// ct_lookup: the same contract (every entry read, no secret-dependent address).
 template <std::size_t N, class Ops, class W>
 CA_HD void ops_lookup(W* r, const W* table, std::size_t count, W index) {

@@ -13,7 +13,7 @@
 #include "algo/bits.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::cpu {

@@ -12,7 +12,7 @@
 #include "api/ct.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 
 namespace cryptaccel::cpu {
 

@@ -15,7 +15,7 @@
 #include "api/ct.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/ghash_pclmul_inline.hpp"
 #include "cryptaccel/types.hpp"

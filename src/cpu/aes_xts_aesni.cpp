@@ -27,7 +27,7 @@
 
 #include "algo/block_modes.hpp"
 #include "algo/xts_tweak.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/ghash_pclmul.hpp"

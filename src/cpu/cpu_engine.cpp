@@ -24,7 +24,7 @@
 #include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "cpu/aes_gcm_vaes.hpp"
 #include "cpu/aes_xts_aesni.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/cpu_hash.hpp"
 #include "cpu/cpu_shacrypt.hpp"
 #include "cpu/openssl_aes.hpp"

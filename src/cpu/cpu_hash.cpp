@@ -7,7 +7,7 @@
 
 #include "algo/hash_message.hpp"
 #include "algo/sm3.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/hash_lanes.hpp"
 #include "cpu/openssl_digest.hpp"
 #include "cpu/sha256_shani.hpp"

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "algo/shacrypt.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 
 namespace cryptaccel::cpu {
 namespace {

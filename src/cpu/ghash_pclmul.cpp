@@ -7,7 +7,7 @@
 // GCC 12's AVX-512 intrinsics build results from _mm512_undefined_epi32(), which -Wmaybe-uninitialized reports
 // (a false positive in the compiler's own headers).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/ghash_pclmul_inline.hpp"
 #include "cryptaccel/types.hpp"
 

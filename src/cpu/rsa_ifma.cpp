@@ -10,7 +10,7 @@
 #include <new>
 
 #include "algo/montgomery.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/types.hpp"
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cpu/mont_mulx.hpp"
+#include "rsa/mont_mulx.hpp"
 #include "cpu/rsa_ifma.hpp"
 #include "cpu/rsa_ifma_mb.hpp"
 #include "rsa/bn_limbs.hpp"
@@ -234,8 +234,8 @@ void cpu_rsa_private(std::span<const engine::RsaPrivateJob> jobs) {
 }
 
 void cpu_rsa_public(std::span<const engine::RsaPublicJob> jobs) {
-  if (mulx_adx_available()) {  // no BIGNUM conversions, no BN_CTX: faster than BN_mod_exp_mont at every size
-    rsa::host_rsa_public<MulxMont>(jobs);
+  if (rsa::mulx_adx_available()) {  // no BIGNUM conversions, no BN_CTX: faster than BN_mod_exp_mont at every size
+    rsa::host_rsa_public<rsa::MulxMont>(jobs);
     return;
   }
   for (const engine::RsaPublicJob& j : jobs) {

@@ -6,7 +6,7 @@
 
 #include <immintrin.h>
 
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/sm4_aesni.hpp"
 
 #pragma GCC push_options

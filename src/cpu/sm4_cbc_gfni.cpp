@@ -23,7 +23,7 @@
 
 #include <immintrin.h>
 
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::cpu {

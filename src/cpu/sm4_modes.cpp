@@ -6,7 +6,7 @@
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
 #include "api/ct.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/sm4_aesni.hpp"
 #include "cpu/sm4_cbc_gfni.hpp"

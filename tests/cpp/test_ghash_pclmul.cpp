@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "algo/ghash.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "test_util.hpp"
 
@@ -22,7 +22,7 @@ class GhashPclmul : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!cpu::ghash_pclmul_available())
-      GTEST_SKIP() << "this CPU lacks PCLMULQDQ or SSSE3 (features: " << cpu::cpu_features().names() << ")";
+      GTEST_SKIP() << "this CPU lacks PCLMULQDQ or SSSE3 (features: " << cryptaccel::cpu_features().names() << ")";
   }
   std::mt19937_64 rng_{0x6c1a55};
 };

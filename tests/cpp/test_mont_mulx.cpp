@@ -1,4 +1,4 @@
-// The cpu engine's MULX/ADX Montgomery kernels (src/cpu/mont_mulx.hpp) at every limb count RSA uses, against two
+// The cpu engine's MULX/ADX Montgomery kernels (src/rsa/mont_mulx.hpp) at every limb count RSA uses, against two
 // oracles: OpenSSL's BN_mod_mul_montgomery and BN_from_montgomery (independent code) and the portable kernels (bn::PortableMont), on random
 // operands and on the edges of the carry chains: 0, 1, n - 1, R mod n, moduli whose limbs are all ones (n = 2^k - 1,
 // the largest N-limb modulus) or whose top limb is, and the smallest N-limb modulus 2^(64(N-1)) + 1. Products are
@@ -16,8 +16,8 @@
 
 #include "bn_test_util.hpp"
 #include "algo/montgomery.hpp"
-#include "cpu/cpu_features.hpp"
-#include "cpu/mont_mulx.hpp"
+#include "common/cpu_features.hpp"
+#include "rsa/mont_mulx.hpp"
 #include "rsa/host_mont.hpp"
 
 namespace cryptaccel {
@@ -25,7 +25,7 @@ namespace {
 
 namespace bn = algo::bn;
 using bn::limb;
-using cpu::MulxMont;
+using rsa::MulxMont;
 
 using test::Bn;
 using test::Ctx;
@@ -50,10 +50,10 @@ std::vector<limb> from_bn(const BIGNUM* b, std::size_t n) {
 }
 
 #define SKIP_WITHOUT_MULX()                                                                             \
-  if (!cpu::mulx_adx_available())                                                                       \
+  if (!rsa::mulx_adx_available())                                                                       \
   GTEST_SKIP() << "this CPU (after CRYPTACCEL_CPU_MASK) lacks BMI2 or ADX: the MULX/ADX kernels are not tested " \
                   "(features: "                                                                         \
-               << cpu::cpu_features().names() << ")"
+               << cryptaccel::cpu_features().names() << ")"
 
 /// The moduli of one limb count: random full-size ones, and the edge shapes.
 template <std::size_t N>
@@ -226,12 +226,12 @@ TYPED_TEST(MulxMontTest, WindowLookupMatchesCtLookup) { check_lookup<TypeParam::
 
 TEST(HostMont, PortableWhenAskedOrWithoutMulx) {
   const bool mulx = rsa::with_host_mont(false, [](auto ops) { return std::is_same_v<decltype(ops), MulxMont>; });
-  EXPECT_EQ(mulx, cpu::mulx_adx_available());
+  EXPECT_EQ(mulx, rsa::mulx_adx_available());
   const bool portable_ref =
       rsa::with_host_mont(true, [](auto ops) { return std::is_same_v<decltype(ops), bn::PortableMont>; });
   EXPECT_TRUE(portable_ref);
-  const cpu::CpuFeatures& f = cpu::cpu_features();
-  EXPECT_EQ(cpu::mulx_adx_available(), f.bmi2 && f.adx);
+  const cryptaccel::CpuFeatures& f = cryptaccel::cpu_features();
+  EXPECT_EQ(rsa::mulx_adx_available(), f.bmi2 && f.adx);
 }
 
 }  // namespace

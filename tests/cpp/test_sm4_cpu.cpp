@@ -15,7 +15,7 @@
 
 #include "algo/bits.hpp"
 #include "algo/sm4.hpp"
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 #include "cpu/sm4_aesni.hpp"
 #include "cpu/sm4_modes.hpp"
 #include "cryptaccel/batch.hpp"
@@ -36,7 +36,7 @@ constexpr std::size_t kBlock = 16;
 
 /// The kernels by name, or the reason this CPU cannot run them.
 const cpu::Sm4Simd* kernel(const std::string& name, std::string& why) {
-  const cpu::CpuFeatures& f = cpu::cpu_features();
+  const cryptaccel::CpuFeatures& f = cryptaccel::cpu_features();
   if (!f.aesni || !f.ssse3) {
     why = "this CPU lacks AES-NI or SSSE3 (features: " + f.names() + ")";
     return nullptr;

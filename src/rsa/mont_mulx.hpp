@@ -13,12 +13,12 @@
 
 #include "algo/bignum.hpp"
 
-namespace cryptaccel::cpu {
+namespace cryptaccel::rsa {
 
 /// True when the CPU has BMI2 and ADX (and CRYPTACCEL_CPU_MASK hides neither): MulxMont may run.
 bool mulx_adx_available();
 
-/// The MULX/ADX Montgomery kernels (src/cpu/mont_mulx.cpp), instantiated for N in 4, 8, 12, 16, 24, 32, 48, 64, 128.
+/// The MULX/ADX Montgomery kernels (src/rsa/mont_mulx.cpp), instantiated for N in 4, 8, 12, 16, 24, 32, 48, 64, 128.
 struct MulxMont {
   using limb = algo::bn::limb;
   /// r = a b R^-1 mod n (CIOS: per limb of b one row t += a b[i], one reduction row t = (t + m n) / 2^64).
@@ -56,4 +56,4 @@ CRYPTACCEL_MULX_MONT_EXTERN(64)
 CRYPTACCEL_MULX_MONT_EXTERN(128)
 #undef CRYPTACCEL_MULX_MONT_EXTERN
 
-}  // namespace cryptaccel::cpu
+}  // namespace cryptaccel::rsa

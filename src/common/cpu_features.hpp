@@ -1,9 +1,10 @@
 // x86-64 CPU features relevant to cryptography, read once from CPUID (and XGETBV for the OS-enabled register state).
-// The cpu engine's backends are chosen from these at run time; nothing is compiled with -march=native.
+// The cpu engine's backends and the host RSA arithmetic are chosen from these at run time; nothing is compiled with
+// -march=native.
 #pragma once
 #include <string>
 
-namespace cryptaccel::cpu {
+namespace cryptaccel {
 
 struct CpuFeatures {
   bool aesni = false;       ///< AES-NI (CPUID.1:ECX.AES)
@@ -39,4 +40,4 @@ inline bool has_vaes_avx512(const CpuFeatures& f) { return f.aesni && f.avx512f 
 /// backends ("avx512f" hides every AVX-512 feature, "avx512ifma" only IFMA).
 const CpuFeatures& cpu_features();
 
-}  // namespace cryptaccel::cpu
+}  // namespace cryptaccel

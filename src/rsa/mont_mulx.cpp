@@ -10,13 +10,13 @@
 //     mov  lo, t[j]
 // and its top limb is hi_{L-1} + CF + OF, which cannot overflow: t + x v < 2^(64 L) + (2^64 - 1) 2^(64 L) fits L + 1
 // limbs. The two high registers alternate (r8/r9) so that each high half lives until the next limb adds it.
-#include "cpu/mont_mulx.hpp"
+#include "rsa/mont_mulx.hpp"
 
 #include <immintrin.h>
 
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 
-namespace cryptaccel::cpu {
+namespace cryptaccel::rsa {
 namespace {
 
 using limb = algo::bn::limb;
@@ -562,4 +562,4 @@ CRYPTACCEL_MULX_MONT_INSTANTIATE(48)
 CRYPTACCEL_MULX_MONT_INSTANTIATE(64)
 CRYPTACCEL_MULX_MONT_INSTANTIATE(128)
 
-}  // namespace cryptaccel::cpu
+}  // namespace cryptaccel::rsa

@@ -1,4 +1,4 @@
-#include "cpu/cpu_features.hpp"
+#include "common/cpu_features.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -9,7 +9,7 @@
 #define CRYPTACCEL_X86 1
 #endif
 
-namespace cryptaccel::cpu {
+namespace cryptaccel {
 namespace {
 
 #if CRYPTACCEL_X86
@@ -103,4 +103,4 @@ const CpuFeatures& cpu_features() {
   return features;
 }
 
-}  // namespace cryptaccel::cpu
+}  // namespace cryptaccel
