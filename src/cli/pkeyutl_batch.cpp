@@ -165,12 +165,13 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
   return line;
 }
 
-/// The group of lines that can run in one batch call: the operation and the resolved options (what the library is
-/// given), so that keys of different sizes share a PKCS#1 v1.5 batch, but PSS salts worked out per key do not mix.
+/// The group of lines that can run in one batch call: the operation and the options the library is given, so that
+/// keys of different sizes share a batch (a PSS salt word such as "max" is resolved for each key by the library).
 std::string sign_group(Op op, const rsa::SignOptions& o) {
   return std::string(op_name(op)) + "|" + std::to_string(static_cast<int>(o.padding)) + "|" +
          std::to_string(static_cast<int>(o.hash)) + "|" + (o.prehashed ? "pre" : "raw") + "|" +
-         (o.salt_length ? std::to_string(*o.salt_length) : "any") + "|" +
+         std::to_string(static_cast<int>(o.salt)) + ":" + (o.salt_length ? std::to_string(*o.salt_length) : "any") +
+         "|" +
          (o.mgf_hash ? std::to_string(static_cast<int>(*o.mgf_hash)) : "-");
 }
 

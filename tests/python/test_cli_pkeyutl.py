@@ -279,6 +279,31 @@ def test_help():
 
 # --- --batch -------------------------------------------------------------------------------------------------------
 
+def test_batch_pss_salt_words_per_line_and_key(keys, tmp_path):
+    """PSS lines with different rsa_pss_saltlen words and keys of two sizes in one manifest: each line signs with its
+    own word, resolved for its own key (lines with one word but different key sizes share a batch call), and openssl
+    verifies each signature with exactly that salt length."""
+    m = tmp_path / "m"
+    m.write_bytes(os.urandom(100))
+    words = ["max", "digest", "20", "auto", "max", "digest"]
+    lines = []
+    for i, word in enumerate(words):
+        k = keys[2048] if i < 3 else keys[3072]
+        lines.append({"op": "sign", "inkey": str(k["priv"]), "in": str(m), "rawin": True,
+                      "pkeyopt": ["rsa_padding_mode:pss", f"rsa_pss_saltlen:{word}"], "out": str(tmp_path / f"s{i}")})
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("\n".join(json.dumps(l) for l in lines) + "\n")
+    proc = cli("--batch", manifest)
+    assert proc.returncode == 0, proc.stderr
+    for i, word in enumerate(words):
+        bits = 2048 if i < 3 else 3072
+        exact = {"max": str(bits // 8 - 32 - 2), "auto": str(bits // 8 - 32 - 2), "digest": "32"}.get(word, word)
+        k = keys[bits]
+        verified = openssl("-verify", "-pubin", "-inkey", k["pub"], "-rawin", "-in", m, "-sigfile", tmp_path / f"s{i}",
+                           "-pkeyopt", "rsa_padding_mode:pss", "-pkeyopt", f"rsa_pss_saltlen:{exact}")
+        assert verified.returncode == 0 and verified.stdout == b"Signature Verified Successfully\n", (word, bits)
+
+
 def test_batch_manifest(keys, tmp_path):
     k2, k3 = keys[2048], keys[3072]
     msgs = []
