@@ -34,7 +34,10 @@ class Sm4CpuKey {
  private:
   const Sm4Simd* simd_;   // many blocks
   const Sm4Simd* small_;  // up to four blocks (sm4_simd_small)
-  bool cbc_gfni_;          // CBC encryption on sm4_cbc_encrypt_gfni
+  /// One block through the chain kernel (needs cbc_gfni_).
+  static void one_block(const std::uint32_t rk[32], const std::uint8_t* in, std::uint8_t* out);
+
+  bool cbc_gfni_;           // CBC encryption and single blocks on sm4_cbc_encrypt_gfni
   std::uint32_t enc_[32], dec_[32];
 };
 
