@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <set>
 #include <stdexcept>
 
 #include "crack/candidates.hpp"
 #include "crack/search.hpp"
+#include "cryptaccel/error.hpp"
 #include "cryptaccel/crack/wordlist.hpp"
 
 namespace cryptaccel::crack {
@@ -41,6 +43,13 @@ struct Attack::Impl {
         words(slice_words(count_wordlist_lines(options.wordlist), options.skip, options.limit)),
         source(options.wordlist, options.rules, options.skip, options.limit),
         search(targets, cracked, options.engine, options.threads) {
+    // hashcat's self-test: each mode searched, on the engine chosen, must find its known pair first.
+    std::set<HashMode> tested;
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      if (cracked[i] || !tested.insert(targets[i].mode).second) continue;
+      if (std::string why = self_test(targets[i].mode, options.engine, options.threads); !why.empty())
+        throw Error("self-test failed: " + why + " (the engine computes wrong hashes; try another --engine)");
+    }
     snap.targets = targets.size();
     snap.settings = search.total_groups();
     snap.engine = search.engine_used();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "crack/self_test.hpp"
 #include "cryptaccel/crack.hpp"
 #include "test_util.hpp"
 
@@ -108,7 +109,9 @@ TEST(CrackAttack, SlicesCoveringTheWordlistFindWhatOneRunFinds) {
            {0, 17}, {17, 20}, {37, std::nullopt}}) {
     for (const auto& [target, found] : finds_of(f, f.options(skip, limit))) {
       EXPECT_GE(found.second, skip * 3) << "a find before the slice";
-      if (limit) EXPECT_LT(found.second, (skip + *limit) * 3) << "a find after the slice";
+      if (limit) {
+        EXPECT_LT(found.second, (skip + *limit) * 3) << "a find after the slice";
+      }
       sliced[target] = found;  // a plain found in two slices (two words mangled alike) keeps the later
     }
   }
@@ -152,4 +155,17 @@ TEST(CrackAttack, ListsTheCandidatesOfASlice) {
   got.clear();
   crack::list_candidates(f.options(kWords + 3), [&](std::string_view lines) { got += lines; });
   EXPECT_EQ(got, "") << "a skip past the end leaves nothing";
+}
+
+TEST(CrackSelfTest, EveryModePassesOnEveryHostEngineAndAWrongPairFails) {
+  for (const char* engine : {"ref", "cpu"}) {
+    for (const auto mode : {crack::HashMode::sha512crypt, crack::HashMode::sha256crypt, crack::HashMode::sha256,
+                            crack::HashMode::sha512, crack::HashMode::sha3_256, crack::HashMode::sm3}) {
+      EXPECT_EQ(crack::self_test(mode, engine), "") << engine << " " << crack::hash_mode_name(mode);
+    }
+  }
+  // The check can fail: the right hash of another plain.
+  const std::string why = crack::check_pair(crack::HashMode::sha256, "hashcat!",
+                                            "127e6fbfe24a750e72930c220a8e138275656b8e5d8f48a98c3c92df2caba935", "cpu", 1);
+  EXPECT_NE(why.find("did not give the known sha256 hash on engine 'cpu'"), std::string::npos) << why;
 }

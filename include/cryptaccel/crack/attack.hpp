@@ -64,9 +64,9 @@ enum class AttackEnd {
 class Attack {
  public:
   /// `targets` and `cracked` (cracked[i]: target i is known already and not searched for; set as targets are
-  /// found) must outlive the attack. Opens the wordlist and chooses the engine now: throws std::runtime_error
-  /// ("FILE: reason") for a wordlist that cannot be read and EngineUnavailable for an engine that cannot hash the
-  /// targets.
+  /// found) must outlive the attack. Opens the wordlist, chooses the engine and self-tests it on every hash mode of
+  /// the targets now: throws std::runtime_error ("FILE: reason") for a wordlist that cannot be read,
+  /// EngineUnavailable for an engine that cannot hash the targets, and Error when a self-test fails.
   Attack(const std::vector<Target>& targets, std::vector<bool>& cracked, AttackOptions options);
   ~Attack();
   Attack(const Attack&) = delete;
@@ -95,6 +95,10 @@ class Attack {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Hashes a known (plain, hash) pair of `mode` on `engine` through the attack's search, as hashcat's modules self-test
+/// each device: "" when the engine finds it, else why not. Attack runs it for every mode among its targets first.
+std::string self_test(HashMode mode, const std::string& engine = "auto", std::size_t threads = 1);
 
 /// The candidates of `options`' slice in keyspace order, as `hashcat --stdout` lists them (a word a rule cannot
 /// mangle is left out): `sink` gets them in batches, each candidate followed by '\n'. Throws as Attack for the
