@@ -1,5 +1,6 @@
 // The cpu engine's SHA-crypt backend choice (see cpu_shacrypt.hpp for the table).
 #include "cpu/cpu_shacrypt.hpp"
+#include "engine/shacrypt_dispatch.hpp"
 
 #include <array>
 #include <stdexcept>
@@ -36,17 +37,7 @@ const std::array<ShaCryptKernel, 3>& kernels() {
 constexpr std::string_view kPortable = "portable";
 
 /// One job at a time with the specification's step-by-step code (what `ref` runs).
-void run_portable(ShaCryptVariant variant, std::span<ShaCryptJob> jobs) {
-  for (ShaCryptJob& job : jobs) {
-    if (job.status != JobStatus::pending || job.setting->variant != variant) continue;
-    const ShaCryptSetting& s = *job.setting;
-    algo::shacrypt_digest(s.variant == ShaCryptVariant::sha512 ? algo::HashVariant::sha512 : algo::HashVariant::sha256,
-                          job.password.data(), job.password.size(),
-                          reinterpret_cast<const std::uint8_t*>(s.salt.data()), s.salt.size(), s.rounds,
-                          job.digest.data());
-    job.status = JobStatus::ok;
-  }
-}
+void run_portable(ShaCryptVariant variant, std::span<ShaCryptJob> jobs) { engine::run_shacrypt_portable(jobs, variant); }
 
 std::string_view variant_name(ShaCryptVariant v) { return v == ShaCryptVariant::sha512 ? "sha512crypt" : "sha256crypt"; }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "algo/shacrypt.hpp"
 #include "engine/thread_pool.hpp"
 
 namespace cryptaccel::engine {
@@ -35,6 +36,18 @@ std::vector<std::size_t> shacrypt_runs(std::span<const ShaCryptJob> jobs, std::s
   }
   cuts.push_back(jobs.size());
   return cuts;
+}
+
+void run_shacrypt_portable(std::span<ShaCryptJob> jobs, std::optional<ShaCryptVariant> only) {
+  for (ShaCryptJob& job : jobs) {
+    if (job.status != JobStatus::pending || (only && job.setting->variant != *only)) continue;
+    const ShaCryptSetting& s = *job.setting;
+    algo::shacrypt_digest(s.variant == ShaCryptVariant::sha512 ? algo::HashVariant::sha512 : algo::HashVariant::sha256,
+                          job.password.data(), job.password.size(),
+                          reinterpret_cast<const std::uint8_t*>(s.salt.data()), s.salt.size(), s.rounds,
+                          job.digest.data());
+    job.status = JobStatus::ok;
+  }
 }
 
 void run_shacrypt_jobs(const Engine& engine, std::span<ShaCryptJob> jobs, const BatchOptions& options) {

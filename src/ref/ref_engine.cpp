@@ -4,6 +4,7 @@
 #include "algo/shacrypt.hpp"
 #include "ref/ref_engine.hpp"
 #include "engine/hash_variant.hpp"
+#include "engine/shacrypt_dispatch.hpp"
 #include "ref/cipher_modes.hpp"
 #include "rsa/host_ops.hpp"
 
@@ -58,15 +59,7 @@ class RefEngine final : public Engine {
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
   void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
-    for (ShaCryptJob& job : jobs) {
-      if (job.status != JobStatus::pending) continue;
-      const ShaCryptSetting& s = *job.setting;
-      algo::shacrypt_digest(s.variant == ShaCryptVariant::sha512 ? algo::HashVariant::sha512 : algo::HashVariant::sha256,
-                            job.password.data(), job.password.size(),
-                            reinterpret_cast<const std::uint8_t*>(s.salt.data()), s.salt.size(), s.rounds,
-                            job.digest.data());
-      job.status = JobStatus::ok;
-    }
+    run_shacrypt_portable(jobs);
   }
 };
 
