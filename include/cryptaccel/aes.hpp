@@ -28,4 +28,9 @@ class Aes {
   std::unique_ptr<Schedule> schedule_;
 };
 
+/// The round keys of `key` (16, 24 or 32 bytes, else InvalidArgument) as FIPS-197 §5.2 expands them: rounds + 1 keys
+/// of 16 bytes, in encryption order. With `equivalent_inverse`, keys 1 .. rounds-1 go through InvMixColumns, as the
+/// equivalent inverse cipher (§5.3.5) and AES-NI's AESDEC use them. The result is key material: wipe it after use.
+bytes aes_round_keys(bytes_view key, bool equivalent_inverse = false);
+
 }  // namespace cryptaccel

@@ -101,4 +101,9 @@ using KeccakState = std::array<std::uint64_t, 25>;
 /// Returns the name of the engine that ran.
 std::string keccak_f1600_batch(std::span<KeccakState> states, std::string_view engine = "auto");
 
+/// Keccak-p[1600, rounds] (FIPS 202 §3.3, the last `rounds` rounds of Keccak-f[1600]) on each 200-byte state of
+/// `states`, in place; a state laid out as FIPS 202's bit string (lane (x, y) little-endian at byte 8 (x + 5y)).
+/// Portable code. Throws InvalidArgument when `rounds` is not 1..24 or the size is not a multiple of 200.
+void keccak_p1600_bytes(mutable_bytes states, unsigned rounds);
+
 }  // namespace cryptaccel

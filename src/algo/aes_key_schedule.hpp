@@ -36,4 +36,25 @@ CA_HD void aes_expand_key(const std::uint8_t* key, int key_len, AesRoundKeys& rk
   }
 }
 
+/// Multiplication by x in GF(2^8) (mod x^8 + x^4 + x^3 + x + 1) without a branch.
+CA_HD std::uint32_t aes_xtime(std::uint32_t b) { return ((b << 1) ^ (0x1Bu & (0u - (b >> 7)))) & 0xFFu; }
+
+/// InvMixColumns of one column, its four bytes a_0..a_3 in the word's bytes 0..3 (little-endian):
+/// a_i' = 14a_i ^ 11a_(i+1) ^ 13a_(i+2) ^ 9a_(i+3). No branch or index on the bytes (round keys are secrets).
+CA_HD std::uint32_t aes_inv_mix_column(std::uint32_t w) {
+  std::uint32_t a[4], out = 0;
+  for (int i = 0; i < 4; ++i) a[i] = (w >> (8 * i)) & 0xFFu;
+  for (int i = 0; i < 4; ++i) {
+    std::uint32_t v = 0;
+    const std::uint32_t coef[4] = {14, 11, 13, 9};
+    for (int k = 0; k < 4; ++k) {
+      const std::uint32_t x = a[(i + k) & 3], x2 = aes_xtime(x), x4 = aes_xtime(x2), x8 = aes_xtime(x4);
+      const std::uint32_t c = coef[k];
+      v ^= ((c & 1u) ? x : 0u) ^ ((c & 2u) ? x2 : 0u) ^ ((c & 4u) ? x4 : 0u) ^ x8;  // branches on public constants
+    }
+    out |= (v & 0xFFu) << (8 * i);
+  }
+  return out;
+}
+
 }  // namespace cryptaccel::algo

@@ -1,6 +1,8 @@
 #include "cryptaccel/aes.hpp"
 
 #include "algo/aes_bitsliced.hpp"
+#include "algo/aes_key_schedule.hpp"
+#include "algo/bits.hpp"
 #include "cryptaccel/error.hpp"
 
 namespace cryptaccel {
@@ -20,6 +22,20 @@ Aes::Aes(bytes_view key) : schedule_(std::make_unique<Schedule>()) {
 }
 
 Aes::~Aes() = default;
+
+bytes aes_round_keys(bytes_view key, bool equivalent_inverse) {
+  if (key.size() != 16 && key.size() != 24 && key.size() != 32)
+    throw InvalidArgument("invalid AES key length " + std::to_string(key.size()) + " (expected 16, 24 or 32 bytes)");
+  algo::AesRoundKeys rk;
+  algo::aes_expand_key(key.data(), static_cast<int>(key.size()), rk);
+  bytes out(&rk.bytes[0][0], &rk.bytes[0][0] + 16 * (rk.rounds + 1));
+  secure_wipe(&rk, sizeof rk);
+  if (equivalent_inverse) {
+    for (std::size_t at = 16; at + 16 < out.size(); at += 4)  // round keys 1 .. rounds-1, column by column
+      algo::store_le32(out.data() + at, algo::aes_inv_mix_column(algo::load_le32(out.data() + at)));
+  }
+  return out;
+}
 
 int Aes::rounds() const { return schedule_->planes.rounds; }
 

@@ -7,7 +7,7 @@ namespace {
 
 std::uint32_t gf_mul(std::uint32_t a, std::uint32_t k) {  // public table construction: plain shift-and-add
   std::uint32_t r = 0;
-  for (; k; k >>= 1, a = gf_xtime(a))
+  for (; k; k >>= 1, a = algo::aes_xtime(a))
     if (k & 1u) r ^= a;
   return r & 0xFFu;
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "algo/aes_key_schedule.hpp"
+#include "algo/bits.hpp"
 #include "algo/hd.hpp"
 
 namespace cryptaccel::cuda {
@@ -55,33 +56,6 @@ CA_HD std::uint32_t col_rot24(std::uint32_t x) {
 #endif
 }
 
-CA_HD std::uint32_t load_le32(const std::uint8_t* p) {
-  return std::uint32_t{p[0]} | (std::uint32_t{p[1]} << 8) | (std::uint32_t{p[2]} << 16) | (std::uint32_t{p[3]} << 24);
-}
-CA_HD void store_le32(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v), p[1] = static_cast<std::uint8_t>(v >> 8);
-  p[2] = static_cast<std::uint8_t>(v >> 16), p[3] = static_cast<std::uint8_t>(v >> 24);
-}
-
-/// Multiplication by x in GF(2^8) without a branch.
-CA_HD std::uint32_t gf_xtime(std::uint32_t b) { return ((b << 1) ^ (0x1Bu & (0u - (b >> 7)))) & 0xFFu; }
-
-/// InvMixColumns of one column word: a_i' = 14a_i ^ 11a_(i+1) ^ 13a_(i+2) ^ 9a_(i+3).
-CA_HD std::uint32_t inv_mix_column(std::uint32_t w) {
-  std::uint32_t a[4], out = 0;
-  for (int i = 0; i < 4; ++i) a[i] = (w >> (8 * i)) & 0xFFu;
-  for (int i = 0; i < 4; ++i) {
-    std::uint32_t v = 0;
-    const std::uint32_t coef[4] = {14, 11, 13, 9};
-    for (int k = 0; k < 4; ++k) {
-      const std::uint32_t x = a[(i + k) & 3], x2 = gf_xtime(x), x4 = gf_xtime(x2), x8 = gf_xtime(x4);
-      const std::uint32_t c = coef[k];
-      v ^= ((c & 1u) ? x : 0u) ^ ((c & 2u) ? x2 : 0u) ^ ((c & 4u) ? x4 : 0u) ^ x8;  // branches on public constants
-    }
-    out |= (v & 0xFFu) << (8 * i);
-  }
-  return out;
-}
 
 /// Expands a 16/24/32-byte key (constant-time schedule from src/algo) into the T-table key.
 CA_HD void ttable_expand_key(const std::uint8_t* key, int key_len, TtableKey& out) {
@@ -90,13 +64,13 @@ CA_HD void ttable_expand_key(const std::uint8_t* key, int key_len, TtableKey& ou
   const int nr = rk.rounds;
   out.rounds = nr;
   for (int r = 0; r <= nr; ++r)
-    for (int c = 0; c < 4; ++c) out.ek[4 * r + c] = load_le32(&rk.bytes[r][4 * c]);
+    for (int c = 0; c < 4; ++c) out.ek[4 * r + c] = algo::load_le32(&rk.bytes[r][4 * c]);
   for (int c = 0; c < 4; ++c) {
     out.dk[c] = out.ek[4 * nr + c];
     out.dk[4 * nr + c] = out.ek[c];
   }
   for (int r = 1; r < nr; ++r)
-    for (int c = 0; c < 4; ++c) out.dk[4 * r + c] = inv_mix_column(out.ek[4 * (nr - r) + c]);
+    for (int c = 0; c < 4; ++c) out.dk[4 * r + c] = algo::aes_inv_mix_column(out.ek[4 * (nr - r) + c]);
   for (int r = 0; r <= nr; ++r)
     for (int k = 0; k < 16; ++k) rk.bytes[r][k] = 0;
 }
@@ -108,7 +82,7 @@ CA_HD std::uint32_t tt_is(const TtableView& t, std::uint32_t x) { return t.inv_s
 /// Encrypts one 16-byte block.
 CA_HD void ttable_encrypt_block(const TtableView& t, const TtableKey& k, const std::uint8_t* in, std::uint8_t* out) {
   std::uint32_t s[4], u[4];
-  for (int c = 0; c < 4; ++c) s[c] = load_le32(in + 4 * c) ^ k.ek[c];
+  for (int c = 0; c < 4; ++c) s[c] = algo::load_le32(in + 4 * c) ^ k.ek[c];
   for (int r = 1; r < k.rounds; ++r) {
     for (int c = 0; c < 4; ++c)
       u[c] = tt_te(t, s[c]) ^ col_rot8(tt_te(t, s[(c + 1) & 3] >> 8)) ^ col_rot16(tt_te(t, s[(c + 2) & 3] >> 16)) ^
@@ -119,14 +93,14 @@ CA_HD void ttable_encrypt_block(const TtableView& t, const TtableKey& k, const s
     const std::uint32_t w = ((tt_te(t, s[c]) >> 8) & 0xFFu) | (tt_te(t, s[(c + 1) & 3] >> 8) & 0xFF00u) |
                             ((tt_te(t, s[(c + 2) & 3] >> 16) << 8) & 0xFF0000u) |
                             ((tt_te(t, s[(c + 3) & 3] >> 24) << 16) & 0xFF000000u);
-    store_le32(out + 4 * c, w ^ k.ek[4 * k.rounds + c]);
+    algo::store_le32(out + 4 * c, w ^ k.ek[4 * k.rounds + c]);
   }
 }
 
 /// Decrypts one 16-byte block (equivalent inverse cipher).
 CA_HD void ttable_decrypt_block(const TtableView& t, const TtableKey& k, const std::uint8_t* in, std::uint8_t* out) {
   std::uint32_t s[4], u[4];
-  for (int c = 0; c < 4; ++c) s[c] = load_le32(in + 4 * c) ^ k.dk[c];
+  for (int c = 0; c < 4; ++c) s[c] = algo::load_le32(in + 4 * c) ^ k.dk[c];
   for (int r = 1; r < k.rounds; ++r) {
     for (int c = 0; c < 4; ++c)
       u[c] = tt_td(t, s[c]) ^ col_rot8(tt_td(t, s[(c + 3) & 3] >> 8)) ^ col_rot16(tt_td(t, s[(c + 2) & 3] >> 16)) ^
@@ -137,7 +111,7 @@ CA_HD void ttable_decrypt_block(const TtableView& t, const TtableKey& k, const s
     const std::uint32_t w = (tt_is(t, s[c]) & 0xFFu) | ((tt_is(t, s[(c + 3) & 3] >> 8) & 0xFFu) << 8) |
                             ((tt_is(t, s[(c + 2) & 3] >> 16) & 0xFFu) << 16) |
                             ((tt_is(t, s[(c + 1) & 3] >> 24) & 0xFFu) << 24);
-    store_le32(out + 4 * c, w ^ k.dk[4 * k.rounds + c]);
+    algo::store_le32(out + 4 * c, w ^ k.dk[4 * k.rounds + c]);
   }
 }
 
