@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -19,12 +21,8 @@
 namespace cryptaccel::crack {
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+/// A hex digit (either case): std::isxdigit is exactly these, in every locale.
+bool is_hex_digit(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
 /// hashcat's "printable UTF-8": well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)
 /// without C0 control bytes.
@@ -60,9 +58,7 @@ bool is_hex_form(std::string_view s) {
   if (!s.starts_with("$HEX[") || !s.ends_with("]")) return false;
   const std::string_view hex = s.substr(5, s.size() - 6);
   if (hex.size() % 2 != 0) return false;
-  for (char c : hex)
-    if (hex_value(c) < 0) return false;
-  return true;
+  return std::all_of(hex.begin(), hex.end(), is_hex_digit);
 }
 
 }  // namespace
@@ -81,11 +77,8 @@ std::string encode_plain(std::string_view plain) {
 
 std::string decode_plain(std::string_view field) {
   if (!is_hex_form(field)) return std::string(field);
-  const std::string_view hex = field.substr(5, field.size() - 6);
-  std::string out;
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    out += static_cast<char>(hex_value(hex[i]) * 16 + hex_value(hex[i + 1]));
-  return out;
+  const bytes plain = from_hex(field.substr(5, field.size() - 6));
+  return std::string(plain.begin(), plain.end());
 }
 
 std::string default_potfile_path() {

@@ -1,6 +1,8 @@
 // Hash-file parsing of the cracking library (see include/cryptaccel/crack/targets.hpp).
 #include "cryptaccel/crack/targets.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -8,6 +10,7 @@
 
 #include "crack/file_checks.hpp"
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/hex.hpp"
 
 namespace cryptaccel::crack {
 namespace {
@@ -36,17 +39,9 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
+/// Only hex digits (either case; std::isxdigit is exactly these in every locale), at least one.
 bool all_hex(std::string_view s) {
-  for (char c : s)
-    if (hex_value(c) < 0) return false;
-  return !s.empty();
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
 }
 
 std::size_t raw_digest_size(HashMode mode) { return hash_info(raw_algorithm(mode)).digest_size; }
@@ -57,8 +52,7 @@ Target hex_target(std::string_view hex, HashMode mode) {
   t.mode = mode;
   t.hash.reserve(hex.size());
   for (char c : hex) t.hash += (c >= 'A' && c <= 'F') ? static_cast<char>(c + 32) : c;
-  for (std::size_t i = 0; i < hex.size(); i += 2)
-    t.digest.push_back(static_cast<std::uint8_t>(hex_value(hex[i]) * 16 + hex_value(hex[i + 1])));
+  t.digest = from_hex(hex);
   return t;
 }
 
