@@ -122,52 +122,73 @@ void shani_blocks(HashAlgorithm, std::uint64_t state[25], const std::uint8_t* bl
   for (int i = 0; i < 8; ++i) state[i] = h[i];
 }
 
-/// Every pending job of at least `min_bytes` bytes, one at a time, with block function `fn` and the framing of
-/// hash_lanes.hpp.
-void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, std::span<HashJob> jobs,
-                    std::size_t min_bytes = 0) {
-  const algo::HashVariant v = engine::to_variant(algorithm);
-  const std::size_t block = algo::hash_block_size(v);
-  std::uint64_t state[25];
+/// A one-message state for run_messages: the 25-word state every block function takes (HashBlocksFn).
+class BlocksFnState {
+ public:
+  BlocksFnState(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm) : fn_(fn), algorithm_(algorithm) {}
+  ~BlocksFnState() { secure_wipe(s_, sizeof s_); }
+  void init() { algo::hash_init(engine::to_variant(algorithm_), s_); }
+  void absorb(const std::uint8_t* blocks, std::size_t n) { fn_(algorithm_, s_, blocks, n); }
+  void digest(mutable_bytes out) { write_digest(algorithm_, s_, out); }
+
+ private:
+  engine::Engine::HashBlocksFn fn_;
+  HashAlgorithm algorithm_;
+  std::uint64_t s_[25];
+};
+
+/// SHA-224/256's state as the eight 32-bit words SHA-NI uses (a 25-word state would cost a conversion each way per
+/// message).
+class ShaNiState {
+ public:
+  explicit ShaNiState(HashAlgorithm algorithm) {
+    std::uint64_t initial[25];
+    algo::hash_init(engine::to_variant(algorithm), initial);
+    for (int i = 0; i < 8; ++i) iv_[i] = static_cast<std::uint32_t>(initial[i]);
+  }
+  ~ShaNiState() { secure_wipe(h_, sizeof h_); }
+  void init() { std::copy(iv_, iv_ + 8, h_); }
+  void absorb(const std::uint8_t* blocks, std::size_t n) { sha256_shani_blocks(h_, blocks, n); }
+  void digest(mutable_bytes out) {
+    for (std::size_t i = 0; 4 * i < out.size(); ++i) algo::store_be32(out.data() + 4 * i, h_[i]);
+  }
+
+ private:
+  std::uint32_t iv_[8], h_[8];
+};
+
+/// Every pending job of at least `min_bytes` bytes, one at a time on `state` (BlocksFnState, ShaNiState), with the
+/// framing of hash_lanes.hpp: the whole blocks in place, then the padded final blocks.
+template <class State>
+void run_messages(State& state, HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes) {
+  const std::size_t block = algo::hash_block_size(engine::to_variant(algorithm));
   alignas(32) std::uint8_t last[kFinalBlocksBytes];
   std::size_t used = 0;  // bytes of `last` to wipe
   for (HashJob& job : jobs) {
     if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
-    const std::size_t whole = job.in.size() / block;
-    algo::hash_init(v, state);
-    if (whole) fn(algorithm, state, job.in.data(), whole);
-    const std::size_t n = build_final_blocks(algorithm, job.in.data() + whole * block, job.in.size() - whole * block,
-                                             job.in.size(), last);
-    fn(algorithm, state, last, n);
+    const std::size_t len = job.in.size(), whole = len / block;
+    state.init();
+    if (whole) state.absorb(job.in.data(), whole);
+    const std::size_t n = build_final_blocks(algorithm, job.in.data() + whole * block, len - whole * block, len, last);
+    state.absorb(last, n);
     used = std::max(used, n * block);
-    write_digest(algorithm, state, job.digest);
+    state.digest(job.digest);
     job.status = JobStatus::ok;
   }
   secure_wipe(last, used);
-  secure_wipe(state, sizeof state);
 }
 
-/// SHA-224/256 messages one at a time on SHA-NI, as run_one_by_one, with the state kept as the eight 32-bit words
-/// the instructions use (run_one_by_one's 25-word state costs a conversion each way per message).
+/// Every pending job of at least `min_bytes` bytes, one at a time, with block function `fn`.
+void run_one_by_one(engine::Engine::HashBlocksFn fn, HashAlgorithm algorithm, std::span<HashJob> jobs,
+                    std::size_t min_bytes = 0) {
+  BlocksFnState state(fn, algorithm);
+  run_messages(state, algorithm, jobs, min_bytes);
+}
+
+/// SHA-224/256 messages one at a time on SHA-NI.
 void run_shani_one_by_one(HashAlgorithm algorithm, std::span<HashJob> jobs, std::size_t min_bytes) {
-  std::uint64_t initial[25];
-  algo::hash_init(engine::to_variant(algorithm), initial);
-  std::uint32_t h[8];
-  alignas(32) std::uint8_t last[kFinalBlocksBytes];
-  std::size_t used = 0;
-  for (HashJob& job : jobs) {
-    if (job.status != JobStatus::pending || job.in.size() < min_bytes) continue;
-    const std::size_t len = job.in.size(), whole = len / 64;
-    for (int i = 0; i < 8; ++i) h[i] = static_cast<std::uint32_t>(initial[i]);
-    if (whole) sha256_shani_blocks(h, job.in.data(), whole);
-    const std::size_t n = build_final_blocks(algorithm, job.in.data() + whole * 64, len - whole * 64, len, last);
-    sha256_shani_blocks(h, last, n);
-    used = std::max(used, n * 64);
-    for (std::size_t i = 0; 4 * i < job.digest.size(); ++i) algo::store_be32(job.digest.data() + 4 * i, h[i]);
-    job.status = JobStatus::ok;
-  }
-  secure_wipe(last, used);
-  secure_wipe(h, sizeof h);
+  ShaNiState state(algorithm);
+  run_messages(state, algorithm, jobs, min_bytes);
 }
 
 /// The fastest way to hash messages one at a time (pending ones of at least `min_bytes`): SHA-NI for SHA-224/256,
