@@ -17,6 +17,7 @@
 // register instructions: no secret-dependent branch or memory index. Compiled for SSSE3 + GFNI by the pragma below;
 // callers check CPUID (sm4_cbc_gfni_available).
 #include "cpu/sm4_cbc_gfni.hpp"
+#include "cpu/sm4_gfni_affine.hpp"
 
 #include <array>
 #include <cstring>
@@ -31,9 +32,9 @@ namespace {
 
 // --- the matrices, derived at compile time -----------------------------------------------------------------------
 
-/// The GFNI S-box's matrices and constants (scripts/derive_sm4_aesni_affine.py; also in sm4_simd_kernel.hpp).
-constexpr std::uint64_t kPre = 0x4c287db91a22505dull, kPost = 0xf3ab34a974a6b589ull;
-constexpr std::uint8_t kPreC = 0x3e, kPostC = 0xd3;
+/// The GFNI S-box's matrices and constants (sm4_gfni_affine.hpp), under the names this file's algebra uses.
+constexpr std::uint64_t kPre = kGfniPre, kPost = kGfniPost;
+constexpr std::uint8_t kPreC = kGfniPreC, kPostC = kGfniPostC;
 
 /// GF2P8AFFINEQB on one byte, without the constant: bit i of the result is the parity of (byte 7 - i of m) & x.
 constexpr std::uint8_t affine_byte(std::uint64_t m, std::uint8_t x) {

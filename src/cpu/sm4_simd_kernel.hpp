@@ -20,6 +20,8 @@
 //
 // Requires, before inclusion: <cstddef>, <cstdint>, <cstring>, <immintrin.h> and the target pragma.
 
+#include "cpu/sm4_gfni_affine.hpp"
+
 namespace cryptaccel::cpu {
 namespace {
 
@@ -33,10 +35,7 @@ alignas(16) constexpr std::uint8_t kPostLo[16] = {0x6c, 0xd4, 0xa6, 0x1e, 0x52, 
 alignas(16) constexpr std::uint8_t kPostHi[16] = {0x00, 0xe0, 0x50, 0xb0, 0x9d, 0x7d, 0xcd, 0x2d,
                                                   0xc0, 0x20, 0x90, 0x70, 0x5d, 0xbd, 0x0d, 0xed};
 
-/// The GFNI form of the S-box (scripts/derive_sm4_aesni_affine.py): instruction matrices M1 and M3 (row i in byte
-/// 7 - i) and the constants added after each.
-inline constexpr std::uint64_t kGfniPre = 0x4c287db91a22505dull, kGfniPost = 0xf3ab34a974a6b589ull;
-inline constexpr int kGfniPreC = 0x3e, kGfniPostC = 0xd3;
+// The GFNI form of the S-box: kGfniPre, kGfniPost and their constants (sm4_gfni_affine.hpp).
 
 /// PSHUFB masks, each built from AES's ShiftRows permutation: AESENCLAST's output byte j is S(input byte kSr[j]).
 struct ShuffleMasks {
