@@ -7,6 +7,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/hex.hpp"
+#include "cryptaccel/memory.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/password.hpp"
 #include "cryptaccel/shacrypt.hpp"

@@ -28,7 +28,6 @@
 #include "cuda_bindings.hpp"
 #include "gil.hpp"
 #include "hash_bindings.hpp"
-#include "huge_pages.hpp"
 #include "rsa_bindings.hpp"
 #include "crack_bindings.hpp"
 #include "shacrypt_bindings.hpp"
@@ -176,11 +175,11 @@ nb::tuple one_shot(ca::Direction dir, std::string_view cipher, nb::handle key_ob
   PyObject* out = PyBytes_FromStringAndSize(nullptr, static_cast<Py_ssize_t>(capacity));
   if (!out) throw nb::python_error();
   const ca::mutable_bytes buffer(reinterpret_cast<std::uint8_t*>(PyBytes_AS_STRING(out)), capacity);
-  pyca::advise_huge_pages(buffer.data(), capacity);
   std::string used;
   std::size_t produced = 0;
   try {
     MaybeReleaseGil gil(data.size() + aad.size() > kReleaseGilAbove);
+    ca::prepare_fresh_output(buffer);  // a large new bytes object is fresh memory: map it on every core first
     produced = encrypting ? ca::encrypt_into(spec, params, data.view(), buffer, engine, &used)
                           : ca::decrypt_into(spec, params, data.view(), buffer, engine, &used);
   } catch (...) {
