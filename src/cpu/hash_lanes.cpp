@@ -149,6 +149,14 @@ std::vector<std::uint32_t> longest_first(std::span<HashJob> jobs) {
   return order;
 }
 
+/// Whether every job in `order` has the same length.
+bool same_length(std::span<const HashJob> jobs, const std::vector<std::uint32_t>& order) {
+  const std::size_t len = jobs[order[0]].in.size();
+  for (const std::uint32_t i : order)
+    if (jobs[i].in.size() != len) return false;
+  return true;
+}
+
 }  // namespace
 
 void run_lanes(const LaneKernel& kernel, HashAlgorithm algorithm, std::span<HashJob> jobs, const LaneOptions& options) {
@@ -185,6 +193,42 @@ void run_lanes(const LaneKernel& kernel, HashAlgorithm algorithm, std::span<Hash
 
   std::size_t queued = 0, active = 0;
   const std::uint8_t* in[kMaxLanes];
+
+  // Messages of one length (a common batch: Merkle tree nodes, fixed-size records) run `lanes` at a time in step:
+  // no per-lane bookkeeping, and when the length is a whole number of blocks every lane's final block is the same
+  // padding block, built once.
+  if (!order.empty() && order.size() >= lanes && same_length(jobs, order)) {
+    const std::size_t len = jobs[order[0]].in.size();
+    const std::size_t body = shift ? len >> shift : len / block, tail_len = len - body * block;
+    std::size_t final_blocks = 0;
+    if (tail_len == 0) {
+      final_blocks = build_final_blocks(algorithm, nullptr, 0, len, lane[0].pad);
+      for (std::size_t i = 0; i < lanes; ++i) in[i] = lane[0].pad;
+    }
+    for (; queued + lanes <= order.size(); queued += lanes) {
+      for (std::size_t i = 0; i < lanes; ++i) kernel.set_lane(state, i, initial);
+      if (body) {
+        const std::uint8_t* body_in[kMaxLanes];
+        for (std::size_t i = 0; i < lanes; ++i) body_in[i] = jobs[order[queued + i]].in.data();
+        kernel.blocks(state, body_in, body, block);
+      }
+      if (tail_len) {
+        for (std::size_t i = 0; i < lanes; ++i) {
+          final_blocks = build_final_blocks(algorithm, jobs[order[queued + i]].in.data() + body * block, tail_len, len,
+                                            lane[i].pad);
+          in[i] = lane[i].pad;
+        }
+      }
+      kernel.blocks(state, in, final_blocks, block);
+      for (std::size_t i = 0; i < lanes; ++i) {
+        HashJob& job = jobs[order[queued + i]];
+        kernel.get_lane(state, i, words);
+        write_digest(algorithm, words, job.digest);
+        job.status = JobStatus::ok;
+      }
+    }
+  }
+
   for (;;) {
     for (std::size_t i = 0; i < lanes && queued < order.size(); ++i) {
       if (lane[i].job) continue;
