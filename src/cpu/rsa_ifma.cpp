@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "algo/montgomery.hpp"
 #include "common/cpu_features.hpp"
@@ -64,20 +65,20 @@ void to_radix52(std::uint64_t* out, const limb* in) {
   }
 }
 
-/// L52 normalized 52-bit limbs of a value below 2^Bits -> L64 64-bit limbs.
-template <class S>
+/// L52 normalized 52-bit limbs of a value below 2^(64 Out) -> Out 64-bit limbs (Out = L64: a value below 2^Bits).
+template <class S, int Out = S::L64>
 void from_radix52(limb* out, const std::uint64_t* in) {
-  for (int i = 0; i < S::L64; ++i) out[i] = 0;
+  for (int i = 0; i < Out; ++i) out[i] = 0;
   for (int j = 0; j < S::L52; ++j) {
     const int bit = 52 * j, idx = bit / 64, sh = bit % 64;
-    if (idx < S::L64) out[idx] |= in[j] << sh;
-    if (sh > 12 && idx + 1 < S::L64) out[idx + 1] |= in[j] >> (64 - sh);
+    if (idx < Out) out[idx] |= in[j] << sh;
+    if (sh > 12 && idx + 1 < Out) out[idx + 1] |= in[j] >> (64 - sh);
   }
 }
 
 /// x = x - m if x >= m, else x (n limbs; constant time: both computed, one selected by a mask).
 void subtract_if_not_below(limb* x, const limb* m, int n) {
-  limb t[32];
+  limb t[65];  // n <= 65: a value below twice a 4096-bit modulus
   unsigned __int128 borrow = 0;
   for (int i = 0; i < n; ++i) {
     const unsigned __int128 d = static_cast<unsigned __int128>(x[i]) - m[i] - borrow;
@@ -130,12 +131,13 @@ CA_IFMA inline void normalize(Num<K>& x) {
   x.r[0] = _mm512_add_epi64(_mm512_and_si512(x.r[0], mask), _mm512_alignr_epi64(c[0], _mm512_setzero_si512(), 7));
   for (int k = 1; k < K; ++k)
     x.r[k] = _mm512_add_epi64(_mm512_and_si512(x.r[k], mask), _mm512_alignr_epi64(c[k], c[k - 1], 7));
-  std::uint64_t g = 0, p = 0;
+  using Lanes = std::conditional_t<(K > 8), unsigned __int128, std::uint64_t>;  // one bit per lane (80 for 4096 bits)
+  Lanes g = 0, p = 0;
   for (int k = 0; k < K; ++k) {
-    g |= static_cast<std::uint64_t>(_mm512_cmpgt_epu64_mask(x.r[k], mask)) << (8 * k);
-    p |= static_cast<std::uint64_t>(_mm512_cmpeq_epu64_mask(x.r[k], mask)) << (8 * k);
+    g |= static_cast<Lanes>(_mm512_cmpgt_epu64_mask(x.r[k], mask)) << (8 * k);
+    p |= static_cast<Lanes>(_mm512_cmpeq_epu64_mask(x.r[k], mask)) << (8 * k);
   }
-  const std::uint64_t carry_in = ((g << 1) + p) ^ p;
+  const Lanes carry_in = ((g << 1) + p) ^ p;
   const __m512i one = _mm512_set1_epi64(1);
   for (int k = 0; k < K; ++k) {
     const auto lanes = static_cast<__mmask8>(carry_in >> (8 * k));
@@ -284,6 +286,55 @@ CA_IFMA void mod_exp_x2(limb* out_a, const limb* base_a, const limb* e_a, const 
   secure_wipe(mb64, sizeof mb64);
 }
 
+/// r = a b R^-1 (mod m), "almost" (inputs below 2m give a result below 2m), normalized: one AMM chain, for a
+/// single exponentiation (mod_exp_public); b is in memory.
+template <int K, int L52>
+CA_IFMA inline void amm_x1(Num<K>& r, const Num<K>& a, const std::uint64_t* b, const Mod<K>& m) {
+  const Num<K> a_up = shifted_up(a);
+  __m512i x[K];
+  for (int k = 0; k < K; ++k) x[k] = _mm512_setzero_si512();
+  for (int i = 0; i < L52; ++i) amm_step<K>(x, a, a_up, b[i], m);
+  for (int k = 0; k < K; ++k) r.r[k] = x[k];
+  normalize(r);
+}
+
+/// out = base^e mod m for a public exponent e: left-to-right square and multiply, one AMM chain. Branches follow the
+/// bits of e only; the base (an RSA encryption's padded message) may be secret. For odd e the last multiplier is the
+/// base itself, not base R: AMM(base^(e-1) R, base) = base^e, already out of Montgomery form, one product saved.
+template <std::size_t Bits>
+CA_IFMA void mod_exp_public(limb* out, const limb* base, const limb* e, std::size_t e_limbs, const IfmaModulus<Bits>& m) {
+  using S = Shape<Bits>;
+  constexpr int K = S::K, L52 = S::L52, Slots = S::Slots;
+  const Mod<K> mod{load<K>(m.m), shifted_up(load<K>(m.m)), m.m[0], m.k0};
+  alignas(64) std::uint64_t plain[Slots], mont[Slots], acc[Slots], one[Slots] = {1};
+  to_radix52<S>(plain, base);
+  std::size_t bit = 64 * e_limbs;  // one past the top set bit of e
+  while (bit > 0 && !((e[(bit - 1) / 64] >> ((bit - 1) % 64)) & 1)) --bit;
+  Num<K> x;
+  if (bit == 0) {  // e = 0: base^0 = 1 (m > 1)
+    x = load<K>(one);
+  } else {
+    amm_x1<K, L52>(x, load<K>(plain), m.rr, mod);  // base R
+    store(mont, x);
+    const bool odd = e[0] & 1;
+    for (std::size_t i = bit - 1; i-- > 0;) {
+      store(acc, x);
+      amm_x1<K, L52>(x, x, acc, mod);
+      if ((e[i / 64] >> (i % 64)) & 1) amm_x1<K, L52>(x, x, i == 0 ? plain : mont, mod);
+    }
+    if (!odd || bit == 1) amm_x1<K, L52>(x, x, one, mod);  // out of Montgomery form (e = 1: x is still base R)
+  }
+  // x < 2m, which may need a bit above Bits: one limb more for the final subtraction.
+  store(acc, x);
+  limb m64[S::L64 + 1], wide[S::L64 + 1];
+  from_radix52<S, S::L64 + 1>(m64, m.m);
+  from_radix52<S, S::L64 + 1>(wide, acc);
+  subtract_if_not_below(wide, m64, S::L64 + 1);
+  for (int i = 0; i < S::L64; ++i) out[i] = wide[i];
+  secure_wipe(plain, sizeof plain), secure_wipe(mont, sizeof mont), secure_wipe(acc, sizeof acc);
+  secure_wipe(wide, sizeof wide);
+}
+
 #endif  // __x86_64__
 
 }  // namespace
@@ -342,6 +393,16 @@ void ifma_mod_exp_x2(limb* out_a, const limb* base_a, const limb* e_a, const Ifm
 #endif
 }
 
+template <std::size_t Bits>
+void ifma_mod_exp_public(limb* out, const limb* base, const limb* e, std::size_t e_limbs, const IfmaModulus<Bits>& m) {
+#if defined(__x86_64__)
+  mod_exp_public<Bits>(out, base, e, e_limbs, m);
+#else
+  (void)out, (void)base, (void)e, (void)e_limbs, (void)m;
+  throw Error("rsa: the IFMA kernel needs x86-64");
+#endif
+}
+
 #define CRYPTACCEL_IFMA_INSTANTIATE(BITS)                                                              \
   template struct IfmaModulus<BITS>;                                                                   \
   template void ifma_mod_exp_x2<BITS>(limb*, const limb*, const limb*, const IfmaModulus<BITS>&, limb*, \
@@ -350,5 +411,10 @@ CRYPTACCEL_IFMA_INSTANTIATE(1024)
 CRYPTACCEL_IFMA_INSTANTIATE(1536)
 CRYPTACCEL_IFMA_INSTANTIATE(2048)
 #undef CRYPTACCEL_IFMA_INSTANTIATE
+template struct IfmaModulus<3072>;
+template struct IfmaModulus<4096>;
+template void ifma_mod_exp_public<2048>(limb*, const limb*, const limb*, std::size_t, const IfmaModulus<2048>&);
+template void ifma_mod_exp_public<3072>(limb*, const limb*, const limb*, std::size_t, const IfmaModulus<3072>&);
+template void ifma_mod_exp_public<4096>(limb*, const limb*, const limb*, std::size_t, const IfmaModulus<4096>&);
 
 }  // namespace cryptaccel::cpu

@@ -20,13 +20,14 @@ namespace cryptaccel::cpu {
 /// "avx512ifma" nor "avx512f").
 bool ifma_available();
 
-/// One odd modulus of at most `Bits` bits (1024, 1536 or 2048) prepared for ifma_mod_exp_x2: its radix-2^52 limbs,
+/// One odd modulus of at most `Bits` bits (1024, 1536 or 2048 for ifma_mod_exp_x2; 2048, 3072 or 4096 for
+/// ifma_mod_exp_public) prepared: its radix-2^52 limbs,
 /// -m^-1 mod 2^52 and R^2 mod m. A CRT prime is secret: wiped on destruction.
 template <std::size_t Bits>
 struct IfmaModulus {
   static constexpr std::size_t kLimbs64 = Bits / 64;             ///< 64-bit limbs of the values
-  static constexpr std::size_t kLimbs = (Bits + 2 + 51) / 52;    ///< 52-bit limbs: 20, 30, 40
-  /// ZMM registers per number: 3, 4, 6 (a spare lane above the top limb, where its high product half goes)
+  static constexpr std::size_t kLimbs = (Bits + 2 + 51) / 52;    ///< 52-bit limbs: 20, 30, 40, 60, 79
+  /// ZMM registers per number: 3, 4, 6, 8, 10 (a spare lane above the top limb, where its high product half goes)
   static constexpr std::size_t kRegisters = (kLimbs + 1 + 7) / 8;
   static constexpr std::size_t kSlots = 8 * kRegisters;          ///< 64-bit lanes per number (the top ones zero)
   alignas(64) std::uint64_t m[kSlots] = {};
@@ -47,6 +48,13 @@ void ifma_mod_exp_x2(algo::bn::limb* out_a, const algo::bn::limb* base_a, const 
                      const IfmaModulus<Bits>& ma, algo::bn::limb* out_b, const algo::bn::limb* base_b,
                      const algo::bn::limb* e_b, const IfmaModulus<Bits>& mb);
 
+/// out = base^e mod m for a public exponent of `e_limbs` limbs (RSA's public operation: verify, encrypt) on one
+/// modulus of `Bits` = 2048, 3072 or 4096 bits, kLimbs64 limbs each, base < m. Time depends on e, never on the base.
+/// Call only when ifma_available().
+template <std::size_t Bits>
+void ifma_mod_exp_public(algo::bn::limb* out, const algo::bn::limb* base, const algo::bn::limb* e, std::size_t e_limbs,
+                         const IfmaModulus<Bits>& m);
+
 #define CRYPTACCEL_IFMA_EXTERN(BITS)                                                                          \
   extern template struct IfmaModulus<BITS>;                                                                   \
   extern template void ifma_mod_exp_x2<BITS>(algo::bn::limb*, const algo::bn::limb*, const algo::bn::limb*, \
@@ -56,5 +64,13 @@ CRYPTACCEL_IFMA_EXTERN(1024)
 CRYPTACCEL_IFMA_EXTERN(1536)
 CRYPTACCEL_IFMA_EXTERN(2048)
 #undef CRYPTACCEL_IFMA_EXTERN
+extern template struct IfmaModulus<3072>;
+extern template struct IfmaModulus<4096>;
+extern template void ifma_mod_exp_public<2048>(algo::bn::limb*, const algo::bn::limb*, const algo::bn::limb*,
+                                               std::size_t, const IfmaModulus<2048>&);
+extern template void ifma_mod_exp_public<3072>(algo::bn::limb*, const algo::bn::limb*, const algo::bn::limb*,
+                                               std::size_t, const IfmaModulus<3072>&);
+extern template void ifma_mod_exp_public<4096>(algo::bn::limb*, const algo::bn::limb*, const algo::bn::limb*,
+                                               std::size_t, const IfmaModulus<4096>&);
 
 }  // namespace cryptaccel::cpu

@@ -21,13 +21,24 @@ void leave_mont(limb* r, const limb* a, const bn::MontView& m) {
 }
 
 /// out = in^e mod n for in < n (limbs of the key's size N); e is public, so the time may depend on it.
+/// For odd e (every RSA key) the last product takes the plain input: (in^(e-1) R) in R^-1 = in^e, already out of
+/// Montgomery form, so no REDC at the end (e = 1 works too: in^0 R = R).
 template <std::size_t N, class Ops>
 void public_exp(const PublicKey::Impl& k, const limb* in, limb* out) {
   const bn::MontView m = k.mod.view();
   limb x[N];
   bn::to_mont<N, Ops>(x, in, m);
-  bn::mont_exp_public<N, Ops>(x, x, k.e.data(), N, m);
-  leave_mont<N, Ops>(out, x, m);
+  if (k.e.data()[0] & 1) {
+    limb e_minus_1[N];
+    for (std::size_t i = 0; i < N; ++i) e_minus_1[i] = k.e.data()[i];
+    e_minus_1[0] ^= 1;
+    bn::mont_exp_public<N, Ops>(x, x, e_minus_1, N, m);
+    Ops::template mul<N>(out, x, in, m.n, m.n0);
+  } else {
+    bn::mont_exp_public<N, Ops>(x, x, k.e.data(), N, m);
+    leave_mont<N, Ops>(out, x, m);
+  }
+  secure_wipe(x, sizeof x);  // an encryption's padded message
 }
 
 /// The CRT inputs of c < n in Montgomery form: xp = c R mod p, xq = c R mod q (REDC(c) = c R^-1 is valid since

@@ -21,7 +21,7 @@ namespace cryptaccel::test::ifma {
 
 using algo::bn::limb;
 
-inline constexpr int kMax = 32;  ///< 64-bit limbs of the largest size (2048 bits)
+inline constexpr int kMax = 64;  ///< 64-bit limbs of the largest size (4096 bits: ifma_mod_exp_public)
 using Value = std::array<limb, kMax>;
 
 /// A kMax-limb little-endian number as a BIGNUM.
@@ -77,5 +77,8 @@ class Fixture : public testing::Test {
 };
 using Sizes = testing::Types<std::integral_constant<std::size_t, 1024>, std::integral_constant<std::size_t, 1536>,
                              std::integral_constant<std::size_t, 2048>>;
+/// The full moduli of RSA-2048/3072/4096 (ifma_mod_exp_public).
+using PublicSizes = testing::Types<std::integral_constant<std::size_t, 2048>, std::integral_constant<std::size_t, 3072>,
+                                   std::integral_constant<std::size_t, 4096>>;
 
 }  // namespace cryptaccel::test::ifma
