@@ -121,10 +121,13 @@ ca::CipherSpec make_spec(std::string_view cipher, bool padding) {
 constexpr std::size_t kDefaultTagLen = 16;
 
 void check_tag_len(const ca::CipherSpec& spec, std::size_t tag_len) {
+  if (spec.mode == ca::Mode::poly1305 && tag_len != 16)
+    throw ca::InvalidArgument("invalid ChaCha20-Poly1305 tag length " + std::to_string(tag_len) + " (expected 16)");
   if (spec.is_aead() && (tag_len < 4 || tag_len > 16))
     throw ca::InvalidArgument("invalid GCM tag length " + std::to_string(tag_len) + " (expected 4..16 bytes)");
   if (!spec.is_aead() && tag_len != kDefaultTagLen)
-    throw ca::InvalidArgument("tag_len is only valid with GCM ciphers (" + spec.name() + " has no tag)");
+    throw ca::InvalidArgument("tag_len is only valid with GCM ciphers and chacha20-poly1305 (" + spec.name() +
+                              " has no tag)");
 }
 
 /// Refuses what the mode would silently ignore, as `cryptaccel enc` refuses --aad and --taglen without GCM: AAD
@@ -132,7 +135,7 @@ void check_tag_len(const ca::CipherSpec& spec, std::size_t tag_len) {
 void check_iv_and_aad(const ca::CipherSpec& spec, std::size_t iv_size, std::size_t aad_size,
                       const std::string& job = "") {
   if (aad_size && !spec.is_aead())
-    throw ca::InvalidArgument(job + "aad is only valid with GCM ciphers (" + spec.name() +
+    throw ca::InvalidArgument(job + "aad is only valid with GCM ciphers and chacha20-poly1305 (" + spec.name() +
                               " has no additional authenticated data)");
   if (iv_size && spec.mode == ca::Mode::ecb)
     throw ca::InvalidArgument(job + spec.name() + " takes no IV (got " + std::to_string(iv_size) +
@@ -308,11 +311,12 @@ nb::dict cipher_info(std::string_view cipher) {
   d["name"] = spec.name();
   d["key_size"] = spec.key_size();
   d["iv_size"] = spec.iv_size();
-  d["block_size"] = std::size_t{16};
+  const bool chacha = spec.cipher == ca::BlockCipher::chacha20;
+  d["block_size"] = chacha ? std::size_t{64} : std::size_t{16};  // ChaCha20: its keystream block
   d["aead"] = spec.is_aead();
-  static constexpr const char* kModeNames[] = {"ecb", "cbc", "ctr", "gcm", "xts"};
+  static constexpr const char* kModeNames[] = {"ecb", "cbc", "ctr", "gcm", "xts", "poly1305"};
   d["mode"] = kModeNames[static_cast<int>(spec.mode)];
-  d["block_cipher"] = spec.cipher == ca::BlockCipher::sm4 ? "sm4" : "aes";
+  d["block_cipher"] = chacha ? "chacha20" : spec.cipher == ca::BlockCipher::sm4 ? "sm4" : "aes";
   return d;
 }
 

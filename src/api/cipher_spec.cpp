@@ -12,16 +12,20 @@ struct NamedCipher {
   BlockCipher cipher;
 };
 constexpr NamedCipher kCiphers[] = {
-    {"aes-128", BlockCipher::aes128}, {"aes-192", BlockCipher::aes192}, {"aes-256", BlockCipher::aes256}, {"sm4", BlockCipher::sm4}};
+    {"aes-128", BlockCipher::aes128}, {"aes-192", BlockCipher::aes192}, {"aes-256", BlockCipher::aes256}, {"sm4", BlockCipher::sm4},
+    {"chacha20", BlockCipher::chacha20}};
 
 struct NamedMode {
   const char* name;
   Mode mode;
 };
-constexpr NamedMode kModes[] = {{"ecb", Mode::ecb}, {"cbc", Mode::cbc}, {"ctr", Mode::ctr}, {"gcm", Mode::gcm}, {"xts", Mode::xts}};
+constexpr NamedMode kModes[] = {{"ecb", Mode::ecb}, {"cbc", Mode::cbc}, {"ctr", Mode::ctr}, {"gcm", Mode::gcm}, {"xts", Mode::xts},
+                                {"poly1305", Mode::poly1305}};
 
-/// XTS is defined for AES-128 and AES-256 only (IEEE 1619); everything else is supported.
+/// XTS is defined for AES-128 and AES-256 only (IEEE 1619); ChaCha20 comes only as ChaCha20-Poly1305, and Poly1305
+/// only with it; every other pair is supported.
 bool is_supported(BlockCipher c, Mode m) {
+  if ((c == BlockCipher::chacha20) != (m == Mode::poly1305)) return false;
   return m != Mode::xts || c == BlockCipher::aes128 || c == BlockCipher::aes256;
 }
 
@@ -33,6 +37,7 @@ std::size_t block_cipher_key_size(BlockCipher c) {
     case BlockCipher::aes192: return 24;
     case BlockCipher::aes256: return 32;
     case BlockCipher::sm4: return 16;
+    case BlockCipher::chacha20: return 32;
   }
   return 0;
 }
@@ -67,7 +72,8 @@ std::size_t CipherSpec::key_size() const {
 std::size_t CipherSpec::iv_size() const {
   switch (mode) {
     case Mode::ecb: return 0;
-    case Mode::gcm: return 12;
+    case Mode::gcm:
+    case Mode::poly1305: return 12;
     default: return 16;
   }
 }

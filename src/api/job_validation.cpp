@@ -30,6 +30,12 @@ std::string check(const CipherSpec& spec, Direction dir, std::size_t xts_unit, c
       if (job.tag.size() < 4 || job.tag.size() > 16)
         return "invalid GCM tag length " + std::to_string(job.tag.size()) + " (expected 4..16 bytes)";
       break;
+    case Mode::poly1305:
+      if (job.iv.size() != 12)
+        return "invalid nonce length " + std::to_string(job.iv.size()) + " bytes for chacha20-poly1305 (expected 12)";
+      if (job.tag.size() != 16)
+        return "invalid ChaCha20-Poly1305 tag length " + std::to_string(job.tag.size()) + " (expected 16)";
+      break;
     default:
       if (job.iv.size() != 16)
         return "invalid IV length " + std::to_string(job.iv.size()) + " bytes for " + name() + " (expected 16)";

@@ -12,8 +12,19 @@ namespace cryptaccel {
 namespace {
 
 void check_tag_len(const CipherSpec& spec, std::size_t tag_len) {
+  if (spec.mode == Mode::poly1305 && tag_len != 16)
+    throw InvalidArgument("invalid ChaCha20-Poly1305 tag length " + std::to_string(tag_len) + " (expected 16)");
   if (spec.is_aead() && (tag_len < 4 || tag_len > 16))
     throw InvalidArgument("invalid GCM tag length " + std::to_string(tag_len) + " (expected 4..16 bytes)");
+}
+
+/// The AEAD parameters a call is refused for before its data is looked at (a wrong nonce length is a parameter error
+/// even when the ciphertext is too short to hold a tag).
+void check_aead_params(const CipherSpec& spec, const CipherParams& params) {
+  check_tag_len(spec, params.tag_len);
+  if (spec.mode == Mode::poly1305 && params.iv.size() != 12)
+    throw InvalidArgument("invalid nonce length " + std::to_string(params.iv.size()) +
+                          " bytes for chacha20-poly1305 (expected 12)");
 }
 
 }  // namespace
@@ -31,7 +42,7 @@ std::array<std::uint8_t, 16> xts_tweak(std::uint64_t n) {
 
 std::size_t encrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view plaintext, mutable_bytes out,
                          std::string_view engine, std::string* engine_used) {
-  check_tag_len(spec, params.tag_len);
+  check_aead_params(spec, params);
   const std::size_t body = spec.pads() ? encrypted_size(spec, plaintext.size()) : plaintext.size();
   const std::size_t tag_len = spec.is_aead() ? params.tag_len : 0;
   if (out.size() < body + tag_len)
@@ -50,11 +61,11 @@ std::size_t encrypt_into(const CipherSpec& spec, const CipherParams& params, byt
 
 std::size_t decrypt_into(const CipherSpec& spec, const CipherParams& params, bytes_view ciphertext, mutable_bytes out,
                          std::string_view engine, std::string* engine_used) {
-  check_tag_len(spec, params.tag_len);
+  check_aead_params(spec, params);
   bytes_view body = ciphertext;
   std::uint8_t tag[16] = {};
   if (spec.is_aead()) {
-    if (ciphertext.size() < params.tag_len) throw BadDecrypt("ciphertext is shorter than the GCM tag");
+    if (ciphertext.size() < params.tag_len) throw BadDecrypt("ciphertext is shorter than the " + std::to_string(params.tag_len) + "-byte tag");
     body = ciphertext.first(ciphertext.size() - params.tag_len);
     std::memcpy(tag, ciphertext.data() + body.size(), params.tag_len);  // before an in-place decryption reaches it
   }

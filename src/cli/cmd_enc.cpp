@@ -99,7 +99,8 @@ constexpr const char* kUsage =
     "Usage: cryptaccel %s -CIPHER (-K HEX [-iv HEX] | -pass ARG [-pbkdf2] [-iter N]) [options]\n"
     "Encrypt or decrypt like `openssl enc`, with a raw key or a password, in bounded memory.\n"
     "\n"
-    "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts; openssl's\n"
+    "  -CIPHER, -cipher NAME   cipher, e.g. -aes-128-cbc, -sm4-ctr, -aes-256-gcm, -aes-256-xts,\n"
+    "                          -chacha20-poly1305 (read whole: one tag over the message); openssl's\n"
     "                          aliases -aes128, -aes192, -aes256, -sm4 are CBC\n"
     "  -list, -ciphers         print the supported ciphers (as `openssl enc -list`) and stop\n"
     "  -e, -d                  encrypt (default for enc) or decrypt (default for dec)\n"
@@ -155,9 +156,9 @@ CipherSpec parse_cipher(std::string_view name) {
 }
 
 bool starts_with_cipher_family(std::string_view body) {
-  std::string lower(body.substr(0, 3));
+  std::string lower(body.substr(0, 8));
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower == "aes" || lower == "sm4";
+  return lower.rfind("aes", 0) == 0 || lower.rfind("sm4", 0) == 0 || lower == "chacha20";
 }
 
 void set_cipher(EncOptions& opt, const CipherSpec& spec) {
@@ -382,13 +383,14 @@ void run(const EncOptions& opt, const char* command, std::string& failure_hint) 
   spec.padding = !opt.nopad;
   const std::string name = spec.name();
   const bool gcm = spec.mode == Mode::gcm;
+  const bool aead = spec.is_aead();  // GCM, ChaCha20-Poly1305
   const bool xts = spec.mode == Mode::xts;
 
   const bool with_password = opt.password.source.has_value();
   if (!opt.key_hex && !with_password)
     throw InvalidArgument("a key is required: -K HEX, or a password (-pass, -k, -kfile)");
   if (opt.key_hex && with_password) throw InvalidArgument("-K and a password are mutually exclusive");
-  if (with_password && gcm)
+  if (with_password && aead)
     throw InvalidArgument(name + " takes no password (openssl enc has no AEAD password mode): give -K and -iv");
   if (!with_password && (opt.password.pbkdf2 || opt.password.iterations || opt.password.digest ||
                          opt.password.salt_hex || opt.password.print || opt.password.print_only))
@@ -403,8 +405,8 @@ void run(const EncOptions& opt, const char* command, std::string& failure_hint) 
     }
   }
 
-  if (opt.aad_path && !gcm) throw InvalidArgument("--aad is only valid with GCM ciphers");
-  if (opt.tag_len && !gcm) throw InvalidArgument("--taglen is only valid with GCM ciphers");
+  if (opt.aad_path && !aead) throw InvalidArgument("--aad is only valid with GCM ciphers and chacha20-poly1305");
+  if (opt.tag_len && !aead) throw InvalidArgument("--taglen is only valid with GCM ciphers and chacha20-poly1305");
   if ((opt.xts_unit || opt.xts_sector) && !xts) {
     throw InvalidArgument(std::string(opt.xts_unit ? "--xts-unit" : "--xts-sector") + " is only valid with XTS ciphers");
   }
@@ -494,8 +496,8 @@ void run(const EncOptions& opt, const char* command, std::string& failure_hint) 
   if (streaming) {
     engine_used = run_streaming(spec, opt, params, source, source_file, output, header, spool ? &*spool : nullptr);
   } else {
-    // GCM or single-unit XTS on an engine without the building blocks to stream it (cuda): the whole input in
-    // memory, and a GCM decryption verified before anything is written.
+    // GCM or single-unit XTS on an engine without the building blocks to stream it (cuda), and ChaCha20-Poly1305 (one
+    // tag over the whole message): the whole input in memory, and a decryption verified before anything is written.
     bytes data = read_rest(source);
     const WipeOnExit wipe_data{data};
     bytes result = opt.dir == Direction::encrypt ? encrypt(spec, params, data, opt.engine, &engine_used)

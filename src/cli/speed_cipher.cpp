@@ -47,7 +47,7 @@ class EngineCell final : public Cell {
       job.iv = m_.iv(i);
       job.in = m_.in(i);
       job.out = m_.out(i);
-      if (m_.spec.mode == Mode::gcm) job.tag = m_.tag(i);
+      if (m_.spec.is_aead()) job.tag = m_.tag(i);
     }
   }
 
@@ -95,7 +95,7 @@ std::vector<bytes> encrypt_cases(const CipherSpec& spec, const std::vector<Case>
     job.aad = cases[i].aad;
     job.in = cases[i].input;
     job.out = outs[i];
-    if (spec.mode == Mode::gcm) {
+    if (spec.is_aead()) {
       tags[i].resize(kSpeedTagLen);
       job.tag = tags[i];
     }
@@ -167,7 +167,7 @@ class CipherWorkload final : public Workload {
       c.key = random_key(spec_, rng);
       c.iv.resize(spec_.iv_size());
       fill_random(c.iv, rng);
-      if (spec_.mode == Mode::gcm && cases.size() % 2 == 1) {
+      if (spec_.is_aead() && cases.size() % 2 == 1) {
         c.aad.resize(1 + rng() % 40);
         fill_random(c.aad, rng);
       }
@@ -253,7 +253,7 @@ CipherMessages CipherMessages::random(const CipherSpec& spec, std::size_t size, 
   m.input.resize(count * size);
   fill_random(m.input, rng);
   m.output.assign(count * size, 0);
-  if (spec.mode == Mode::gcm) m.tags.assign(count * kSpeedTagLen, 0);
+  if (spec.is_aead()) m.tags.assign(count * kSpeedTagLen, 0);
   return m;
 }
 

@@ -63,9 +63,9 @@ CtxPtr make_context(const CipherSpec& spec, const EVP_CIPHER* cipher) {
   if (!ctx) fail("EVP_CIPHER_CTX_new");
   if (EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1) fail("EVP_EncryptInit_ex");
   if (EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1) fail("EVP_CIPHER_CTX_set_padding");
-  if (spec.mode == Mode::gcm &&
-      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(spec.iv_size()), nullptr) != 1) {
-    fail("EVP_CTRL_GCM_SET_IVLEN");
+  if (spec.is_aead() &&
+      EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(spec.iv_size()), nullptr) != 1) {
+    fail("EVP_CTRL_AEAD_SET_IVLEN");
   }
   return ctx;
 }
@@ -83,8 +83,8 @@ std::size_t encrypt_one(EVP_CIPHER_CTX* ctx, bool gcm, bytes_view key, bytes_vie
   if (EVP_EncryptUpdate(ctx, out, &len, input.data(), static_cast<int>(input.size())) != 1) fail("EVP_EncryptUpdate");
   int final_len = 0;
   if (EVP_EncryptFinal_ex(ctx, out + len, &final_len) != 1) fail("EVP_EncryptFinal_ex");
-  if (gcm && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, static_cast<int>(kSpeedTagLen), tag) != 1) {
-    fail("EVP_CTRL_GCM_GET_TAG");
+  if (gcm && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(kSpeedTagLen), tag) != 1) {
+    fail("EVP_CTRL_AEAD_GET_TAG");
   }
   return static_cast<std::size_t>(len) + static_cast<std::size_t>(final_len);
 }
@@ -95,7 +95,7 @@ class EvpCell final : public Cell {
       : m_(std::move(messages)),
         cipher_(std::move(cipher)),
         ctx_(make_context(m_.spec, cipher_.get())),
-        gcm_(m_.spec.mode == Mode::gcm) {
+        gcm_(m_.spec.is_aead()) {
     m_.output.resize(m_.output.size() + 16);  // slack: a stray final block must not run past the buffer
   }
 
@@ -135,7 +135,7 @@ bytes evp_encrypt(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes_v
   const CipherPtr cipher = fetch(spec);
   if (!cipher) throw std::runtime_error(evp_unsupported(spec));
   const CtxPtr ctx = make_context(spec, cipher.get());
-  const bool gcm = spec.mode == Mode::gcm;
+  const bool gcm = spec.is_aead();  // GCM or ChaCha20-Poly1305: a tag
   bytes out(input.size() + 16 + kSpeedTagLen);
   unsigned char tag[kSpeedTagLen] = {};
   out.resize(encrypt_one(ctx.get(), gcm, key, iv, aad, input, out.data(), tag));

@@ -17,6 +17,7 @@
 //   one XTS data unit split over threads      engine/xts_split.cpp with aes_xts_aesni.cpp (our AES-NI XTS kernel that
 //                                             starts at any block; xts_split_key)
 #include "cpu/cpu_engine.hpp"
+#include "cpu/chacha20_poly1305_evp.hpp"
 
 #include <algorithm>
 
@@ -48,10 +49,16 @@ class CpuEngine final : public engine::Engine {
   bool runs_on_host_threads() const override { return true; }
 
   bool supports(const CipherSpec& spec, Direction) const override {
+    if (spec.mode == Mode::poly1305) return true;
     return spec.cipher == BlockCipher::sm4 ? sm4_cpu_supports(spec) : openssl_aes_supports(spec);
   }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
+    if (spec.mode == Mode::poly1305) {
+      for (CipherJob& job : jobs)
+        if (job.status == JobStatus::pending) chacha20_poly1305_run(dir, job);
+      return;
+    }
     if (spec.cipher == BlockCipher::sm4) {
       for (CipherJob& job : jobs)
         if (job.status == JobStatus::pending) sm4_cpu_run(spec, dir, job);

@@ -230,6 +230,7 @@ void sm4_cpu_run(const CipherSpec& spec, Direction dir, CipherJob& job) {
     }
     case Mode::gcm: return gcm(key, dir, job);
     case Mode::xts: return fail(job, JobStatus::invalid_argument, "SM4-XTS is not supported");
+    case Mode::poly1305: return fail(job, JobStatus::invalid_argument, "not an SM4 mode");
   }
   if ((spec.mode == Mode::ecb || spec.mode == Mode::cbc) && dir == Direction::decrypt && spec.padding) {
     const std::size_t len = job.in.size();

@@ -187,6 +187,8 @@ CipherArgs ChunkImage::write_metadata(std::uint8_t* staging, std::uint8_t* dbase
         if (xts_unit_ != 0) algo::le128_add(d.iv, s.offset / xts_unit_);
         else d.block_offset = s.offset / 16;
         break;
+      case Mode::poly1305:  // not offered by the cuda engine (supports() says no)
+        break;
       case Mode::gcm:
         d.block_offset = s.offset / 16;
         if (s.index == 0) {

@@ -64,7 +64,8 @@ class CudaEngine final : public engine::Engine {
   std::string_view name() const override { return name_; }
   std::string_view description() const override { return description_; }
   std::string unavailable_reason() const override { return cuda_unavailable_reason(); }
-  bool supports(const CipherSpec&, Direction) const override { return true; }  // every mode CipherSpec can name
+  // Every block cipher mode CipherSpec can name; ChaCha20-Poly1305 has no kernels yet (dispatch picks a host engine).
+  bool supports(const CipherSpec& spec, Direction) const override { return spec.mode != Mode::poly1305; }
   bool runs_on_host_threads() const override { return false; }
   bool worth_auto(const engine::Work& work) const override { return cuda::worth_auto(work); }
   std::unique_ptr<engine::HostBufferPin> pin_host_buffer(void* p, std::size_t n) const override {

@@ -1,5 +1,7 @@
 #include "cuda/executor.hpp"
 
+#include "cryptaccel/error.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -100,6 +102,7 @@ void enqueue_cipher_ops(Device& dev, const CipherSpec& spec, Direction dir, cons
   dev.cipher(CipherOp::expand_keys, a, img.key_count(), s);
   const std::uint64_t units = img.units();
   switch (spec.mode) {
+    case Mode::poly1305: throw InvalidArgument("the cuda engine has no ChaCha20-Poly1305");  // supports() says no
     case Mode::ecb: dev.cipher(CipherOp::ecb, a, units, s); break;
     case Mode::ctr: dev.cipher(CipherOp::ctr, a, units, s); break;
     case Mode::xts: dev.cipher(CipherOp::xts, a, units, s); break;

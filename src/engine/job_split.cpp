@@ -16,7 +16,8 @@ bool splittable(const CipherSpec& spec, Direction dir, std::size_t xts_unit) {
     case Mode::ctr: return true;
     case Mode::cbc: return dir == Direction::decrypt;
     case Mode::xts: return xts_unit != 0;
-    case Mode::gcm: return false;
+    case Mode::gcm:
+    case Mode::poly1305: return false;
   }
   return false;
 }

@@ -10,6 +10,7 @@
 #include "api/ct.hpp"
 #include "api/secret_buffer.hpp"
 #include "ref/block_cipher.hpp"
+#include "ref/chacha20_poly1305.hpp"
 
 namespace cryptaccel::ref {
 namespace {
@@ -291,6 +292,7 @@ std::unique_ptr<engine::GcmSplitKey> make_gcm_split_key(BlockCipher cipher, byte
 
 void run_cipher_job(const CipherSpec& spec, Direction dir, CipherJob& job, std::size_t xts_unit_size) {
   if (spec.mode == Mode::xts) return xts(spec, dir, job, xts_unit_size);
+  if (spec.mode == Mode::poly1305) return chacha20_poly1305(dir, job);
   const auto key = make_block_cipher(spec.cipher, job.key);
   switch (spec.mode) {
     case Mode::ecb:
@@ -301,6 +303,7 @@ void run_cipher_job(const CipherSpec& spec, Direction dir, CipherJob& job, std::
     case Mode::gcm:
       return gcm(*key, dir, job);
     case Mode::xts:
+    case Mode::poly1305:
       break;
   }
 }

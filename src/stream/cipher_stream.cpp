@@ -55,6 +55,9 @@ std::unique_ptr<engine::GcmSplitKey> host_gcm_key(const CipherSpec& spec, bytes_
 }  // namespace
 
 bool streamable(const CipherSpec& spec, std::size_t xts_unit, std::string_view engine) {
+  // One ChaCha20-Poly1305 message has one tag over all of it: no stream yet (the one-shot API serves it; age's
+  // format streams as many independent chunk messages instead, src/age).
+  if (spec.mode == Mode::poly1305) return false;
   const bool gcm = spec.mode == Mode::gcm;
   if (!gcm && (spec.mode != Mode::xts || xts_unit > 0)) return true;
   // GCM, and one XTS data unit as long as the stream: only on an engine with the building blocks. A 64-byte probe
@@ -234,6 +237,9 @@ std::size_t chunk_for(const CipherSpec& spec, std::size_t xts_unit, std::size_t 
 
 CipherStream::CipherStream(const CipherSpec& spec, Direction dir, const CipherParams& params,
                            const StreamOptions& options) {
+  if (spec.mode == Mode::poly1305)
+    throw EngineUnavailable("chacha20-poly1305 does not stream as one message (one tag over all of it): use "
+                            "encrypt/decrypt, or the age format (seal/open), which streams it in chunks");
   const bool gcm = spec.mode == Mode::gcm;
   if (gcm ? params.iv.empty() : spec.mode != Mode::ecb && params.iv.size() != 16)
     throw InvalidArgument("invalid IV length " + std::to_string(params.iv.size()) + " for " + spec.name() +

@@ -246,7 +246,8 @@ std::optional<bytes> openssl_encrypt(const CipherSpec& spec, const Case& c) {
     case Mode::ecb:
     case Mode::cbc: return evp_ecb_cbc(spec, Direction::encrypt, c.key, c.iv, c.pt);
     case Mode::ctr: return evp_ctr(spec, c.key, c.iv, c.pt);
-    case Mode::gcm: return evp_gcm_seal(spec, c.key, c.iv, c.aad, c.pt, c.tag_len);
+    case Mode::gcm:
+    case Mode::poly1305: return evp_gcm_seal(spec, c.key, c.iv, c.aad, c.pt, c.tag_len);  // EVP's AEAD calls
     case Mode::xts: return evp_xts(spec, Direction::encrypt, c.key, c.iv, c.pt, c.xts_unit);
   }
   return std::nullopt;
@@ -258,7 +259,8 @@ std::optional<bytes> openssl_decrypt(const CipherSpec& spec, const Case& c, byte
     case Mode::ecb:
     case Mode::cbc: return evp_ecb_cbc(spec, Direction::decrypt, c.key, c.iv, ct);
     case Mode::ctr: return evp_ctr(spec, c.key, c.iv, ct);
-    case Mode::gcm: return evp_gcm_open(spec, c.key, c.iv, c.aad, ct, c.tag_len);
+    case Mode::gcm:
+    case Mode::poly1305: return evp_gcm_open(spec, c.key, c.iv, c.aad, ct, c.tag_len);
     case Mode::xts: return evp_xts(spec, Direction::decrypt, c.key, c.iv, ct, c.xts_unit);
   }
   return std::nullopt;
@@ -355,6 +357,11 @@ Case make_case(const CipherSpec& spec, std::mt19937_64& rng, std::size_t len, st
     case Mode::xts:
       c.iv = xts_first_tweak(rng);
       c.xts_unit = xts_unit;
+      break;
+    case Mode::poly1305:
+      c.iv = random_bytes(rng, 12);
+      c.aad = random_bytes(rng, rng() % 4 == 0 ? 0 : uniform(rng, 0, 100));
+      c.tag_len = 16;
       break;
   }
   c.pt = random_bytes(rng, fit_length(spec, len, xts_unit));

@@ -23,6 +23,7 @@ crypto = pytest.importorskip("cryptography", reason="pyca/cryptography is needed
 from cryptography.exceptions import InvalidTag  # noqa: E402
 from cryptography.hazmat.primitives import padding as sym_padding  # noqa: E402
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes  # noqa: E402
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305  # noqa: E402
 
 from conftest import skip_unless_supported  # noqa: E402
 
@@ -64,6 +65,8 @@ def oracle_encrypt(name: str, key: bytes, iv: bytes, pt: bytes, *, aad: bytes = 
                    padding: bool = True, xts_unit: int = 0) -> bytes:
     """What cryptaccel.encrypt must return, computed with cryptography."""
     mode = name.rsplit("-", 1)[1]
+    if mode == "poly1305":
+        return ChaCha20Poly1305(key).encrypt(iv, pt, aad)
     if mode == "ecb":
         return _raw(name, key, modes.ECB(), _pkcs7_pad(pt) if padding else pt)
     if mode == "cbc":
@@ -146,12 +149,12 @@ def _make_cases() -> List[Case]:
     for bc in ("aes-128", "aes-192", "aes-256", "sm4"):
         for mode in ("ecb", "cbc", "ctr", "gcm"):
             names.append(f"{bc}-{mode}")
-    names += ["aes-128-xts", "aes-256-xts"]
+    names += ["aes-128-xts", "aes-256-xts", "chacha20-poly1305"]
     cases = []
     for name in names:
         variants = [True, False] if name.endswith(("-ecb", "-cbc")) else [True]
         for pad in variants:
-            label = name + ("" if name.endswith(("-ctr", "-gcm", "-xts")) else ("-pad" if pad else "-nopad"))
+            label = name + ("" if name.endswith(("-ctr", "-gcm", "-xts", "-poly1305")) else ("-pad" if pad else "-nopad"))
             seed = BASE_SEED + zlib.crc32(label.encode()) % 100_000
             cases.append(Case(name, pad, seed, f"{label}-seed{seed}"))
     return cases
@@ -169,6 +172,8 @@ def test_every_cipher_is_covered():
 def _key_size(name: str) -> int:
     if name.startswith("sm4"):
         return 16
+    if name.startswith("chacha20"):
+        return 32
     n = int(name.split("-")[1]) // 8
     return 2 * n if name.endswith("xts") else n
 
@@ -190,7 +195,7 @@ class Job:
 def _lengths(case: Case, rng: random.Random) -> List[int]:
     mode = case.cipher.rsplit("-", 1)[1]
     lens = [0, 1, 15, 16, 17, 64, rng.randrange(1, 512), rng.randrange(512, 8192), rng.randrange(8192, MAX_LEN + 1)]
-    if mode == "gcm":
+    if mode in ("gcm", "poly1305"):
         lens = lens[:6] + [rng.randrange(1, 512), rng.randrange(512, 8192), rng.randrange(8192, MAX_LEN // 2)]
     if mode in ("ecb", "cbc") and not case.padding:
         lens = [n - n % 16 for n in lens]
@@ -203,6 +208,8 @@ def _iv(case: Case, rng: random.Random, i: int) -> bytes:
     mode = case.cipher.rsplit("-", 1)[1]
     if mode == "ecb":
         return b""
+    if mode == "poly1305":
+        return rng.randbytes(12)
     if mode == "gcm":
         # 12 bytes (the common case) on every other job; otherwise a random length that cryptography accepts.
         return rng.randbytes(12 if i % 2 == 0 else rng.randrange(8, 65))
@@ -221,9 +228,9 @@ def _jobs(case: Case) -> List[Job]:
         if mode == "xts" and key[: len(key) // 2] == key[len(key) // 2:]:
             key = key[:-1] + bytes([key[-1] ^ 1])
         job = Job(key, _iv(case, rng, i), rng.randbytes(n))
-        if mode == "gcm":
+        if mode in ("gcm", "poly1305"):
             job.aad = rng.randbytes(rng.choice([0, rng.randrange(1, 64), rng.randrange(64, 2048)]))
-            job.tag_len = 16 if i % 2 == 0 else rng.randrange(4, 17)
+            job.tag_len = 16 if i % 2 == 0 or mode == "poly1305" else rng.randrange(4, 17)
         jobs.append(job)
     return jobs
 
@@ -252,7 +259,7 @@ def test_matches_cryptography(case: Case, engine: str):
         assert got == expected, f"{case.id} encrypt {job.describe()}: {_first_diff(got, expected)}"
         back = cryptaccel.decrypt(case.cipher, job.key, got, job.iv, engine=engine, **_kw(case, job))
         assert back == job.pt, f"{case.id} decrypt {job.describe()}: {_first_diff(back, job.pt)}"
-        if case.cipher.endswith("gcm"):
+        if case.cipher.endswith(("gcm", "poly1305")):
             bad = bytearray(got)
             pos = rng.randrange(len(bad))
             bad[pos] ^= 1 << rng.randrange(8)
@@ -285,7 +292,7 @@ def test_batch_equals_one_by_one(case: Case, engine: str):
     assert len(many) == len(jobs)
     back = cryptaccel.decrypt_many(case.cipher, [j.key for j in jobs], [j.iv for j in jobs], many, aads=aads, **kw)
     assert back == [j.pt for j in jobs]
-    if case.cipher.endswith("gcm") and len(jobs) > 2:
+    if case.cipher.endswith(("gcm", "poly1305")) and len(jobs) > 2:
         # One forged job fails alone: None for it, plaintext for the others.
         forged = list(many)
         forged[1] = forged[1][:-1] + bytes([forged[1][-1] ^ 0x80])
