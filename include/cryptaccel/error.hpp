@@ -21,6 +21,8 @@ class InvalidArgument : public Error {
 class AuthenticationFailed : public Error {
  public:
   AuthenticationFailed() : Error("authentication failed: tag mismatch") {}
+  /// With a message of its own (the age format names the stanza, header MAC or payload chunk that failed).
+  explicit AuthenticationFailed(const std::string& what) : Error(what) {}
 };
 
 /// CBC/ECB PKCS#7 padding is malformed after decryption (or the ciphertext length is not a block multiple).

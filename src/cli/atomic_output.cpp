@@ -82,8 +82,13 @@ bool can_keep_owner(const struct stat& st, const std::string& dir) {
 
 }  // namespace
 
-AtomicOutput::AtomicOutput(std::string path) : display_path_(std::move(path)) {
+AtomicOutput::AtomicOutput(std::string path, unsigned mode_mask) : display_path_(std::move(path)) {
   if (display_path_.empty() || display_path_ == "-") return;
+  struct MaskMode {  // applied however the constructor returns
+    unsigned& mode;
+    unsigned mask;
+    ~MaskMode() { mode &= mask; }
+  } mask_mode{new_mode_, mode_mask};
   path_ = follow_symlinks(display_path_);
   const std::filesystem::path parent = std::filesystem::path(path_).parent_path();
   const std::string dir = parent.empty() ? std::string(".") : parent.string();

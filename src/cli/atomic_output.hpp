@@ -26,7 +26,9 @@ class AtomicOutput {
   /// Prepares output to `path` ("" or "-": stdout). Checks early that the destination can be written (its directory
   /// exists and is writable, or the existing file is; it is not a directory), so that a doomed command fails before
   /// doing its work.
-  explicit AtomicOutput(std::string path);
+  /// `mode_mask` limits the published file's permissions (0600 for a secret key: never readable by others, even for
+  /// a moment).
+  explicit AtomicOutput(std::string path, unsigned mode_mask = 07777);
   AtomicOutput(const AtomicOutput&) = delete;
   AtomicOutput& operator=(const AtomicOutput&) = delete;
 

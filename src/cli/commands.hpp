@@ -1,6 +1,7 @@
 // Sub-commands of the `cryptaccel` tool. Each takes the arguments after its own name and returns the exit status.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cryptaccel::cli {
@@ -30,5 +31,9 @@ int run_rv(const std::vector<std::string>& args);
 /// `cryptaccel crack`: dictionary attack (words x hashcat rules) on SHA-crypt and raw hex digests with hashcat's
 /// potfile, --show/--left, status line and exit codes (0 all cracked, 1 exhausted, 2 aborted, 255 error).
 int run_crack(const std::vector<std::string>& args);
+
+/// `cryptaccel seal`, `open` and `keygen` (`command`): the age file format with age's and age-keygen's flags
+/// (cmd_age.cpp). Errors are one line "cryptaccel COMMAND: ..." and status 1.
+int run_age(std::string_view command, const std::vector<std::string>& args);
 
 }  // namespace cryptaccel::cli

@@ -41,10 +41,12 @@ int run_subcommand(std::string_view sub, const std::vector<std::string>& args) {
   if (sub == "hash") return run_hash(args);
   if (sub == "rv") return run_rv(args);
   if (sub == "crack") return run_crack(args);
+  if (sub == "seal" || sub == "open" || sub == "keygen") return run_age(sub, args);
   return -1;
 }
 
-constexpr std::string_view kSubcommands[] = {"enc", "dec", "hash", "pkeyutl", "crack", "speed", "rv", "engines"};
+constexpr std::string_view kSubcommands[] = {"enc",   "dec",  "seal", "open", "keygen", "hash",
+                                             "pkeyutl", "crack", "speed", "rv",  "engines"};
 
 bool is_subcommand(std::string_view name) {
   return std::find(std::begin(kSubcommands), std::end(kSubcommands), name) != std::end(kSubcommands);
@@ -73,14 +75,17 @@ int main(int argc, char** argv) {
   }
 
   CLI::App app{"cryptaccel: accelerated cryptography on CPU cores, NVIDIA GPUs and a RISC-V crypto-ISA lab: AES and SM4\n"
-               "(ECB, CBC, CTR, GCM, XTS), SHA-2, SHA-3, SHAKE, SM3, RSA, SHA-crypt. Drop-in for `openssl enc`,\n"
-               "`openssl pkeyutl`, `sha256sum` and hashcat's dictionary attack. `cryptaccel help CMD` or\n"
+               "(ECB, CBC, CTR, GCM, XTS), ChaCha20-Poly1305, SHA-2, SHA-3, SHAKE, SM3, RSA, SHA-crypt. Drop-in for\n"
+               "`openssl enc`, `age`, `openssl pkeyutl`, `sha256sum` and hashcat's dictionary attack. `cryptaccel help CMD` or\n"
                "`cryptaccel CMD --help` for a command; every command answers --version.",
                "cryptaccel"};
   app.set_version_flag("--version", std::string("cryptaccel ") + cryptaccel::kVersion);
   app.require_subcommand(1);
   app.add_subcommand("enc", "encrypt or decrypt like `openssl enc`, raw key or password, streamed (see `cryptaccel enc --help`)");
   app.add_subcommand("dec", "decrypt: the same as `cryptaccel enc -d`");
+  app.add_subcommand("seal", "encrypt to age recipients or a passphrase, the age file format (see `cryptaccel seal --help`)");
+  app.add_subcommand("open", "decrypt an age file with identities or a passphrase (see `cryptaccel open --help`)");
+  app.add_subcommand("keygen", "make an age X25519 identity, like `age-keygen` (see `cryptaccel keygen --help`)");
   app.add_subcommand("speed", "measure engine throughput like `openssl speed` (see `cryptaccel speed --help`)");
   app.add_subcommand("hash", "message digests like `sha256sum`, any algorithm (see `cryptaccel hash --help`)");
   app.add_subcommand("pkeyutl", "RSA sign, verify, encrypt, decrypt like `openssl pkeyutl` (see `cryptaccel pkeyutl -help`)");

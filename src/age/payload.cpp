@@ -1,0 +1,146 @@
+// The payload's chunks: chunk i (from 0) is sealed with ChaCha20-Poly1305 under the payload key with the nonce
+// i as an 11-byte big-endian counter followed by a flag byte, 1 for the last chunk and 0 for the others. Only the last
+// chunk may be shorter than 64 KiB, and it may be empty only when it is the only one (an empty file). A batch reads
+// as many chunks as it holds; the last full chunk of a batch is carried over until the input shows whether more
+// follows, since only then is it known whether it is the last.
+#include "age/payload.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "cryptaccel/batch.hpp"
+#include "cryptaccel/cipher.hpp"
+#include "cryptaccel/error.hpp"
+
+namespace cryptaccel::age {
+namespace {
+
+constexpr std::size_t kTag = 16;
+constexpr std::size_t kSealedChunk = kChunkBytes + kTag;
+
+std::size_t chunks_per_batch(const EngineOptions& run) {
+  if (run.chunks_per_batch) return std::max<std::size_t>(run.chunks_per_batch, 2);
+  const std::size_t threads = run.threads ? run.threads : std::max(1u, std::thread::hardware_concurrency());
+  return std::clamp<std::size_t>(16 * threads, 16, 512);  // 1 MiB a thread per batch, at most 32 MiB
+}
+
+/// The 12-byte nonce of chunk `index`.
+std::array<std::uint8_t, 12> chunk_nonce(std::uint64_t index, bool last) {
+  std::array<std::uint8_t, 12> n{};
+  for (int i = 0; i < 8; ++i) n[10 - i] = static_cast<std::uint8_t>(index >> (8 * i));  // bytes 0..2 stay zero
+  n[11] = last ? 1 : 0;
+  return n;
+}
+
+/// Runs `jobs` on the engine the options name; ChaCha20-Poly1305 with 16-byte tags.
+void run_chunks(std::span<CipherJob> jobs, Direction dir, const EngineOptions& run) {
+  static const CipherSpec spec = CipherSpec::parse("chacha20-poly1305");
+  BatchOptions options;
+  options.engine = run.engine;
+  options.threads = run.threads;
+  run_batch(spec, dir, jobs, options);
+}
+
+}  // namespace
+
+void seal_payload(const std::array<std::uint8_t, 32>& key, const StreamReader& in, const StreamSink& write,
+                  const EngineOptions& run) {
+  const std::size_t batch = chunks_per_batch(run);
+  bytes plain(batch * kChunkBytes), sealed(batch * kSealedChunk);
+  std::vector<std::array<std::uint8_t, 12>> nonces(batch);
+  std::vector<CipherJob> jobs;
+  std::uint64_t index = 0;
+  std::size_t carried = 0;  // bytes at the start of `plain` from the previous batch (its last full chunk)
+  for (;;) {
+    const std::size_t n = carried + in(mutable_bytes(plain).subspan(carried));
+    const bool end = n < plain.size();
+    // Without the end in sight, the batch's last chunk waits for the next batch.
+    const std::size_t count = end ? std::max<std::size_t>(1, (n + kChunkBytes - 1) / kChunkBytes) : batch - 1;
+    jobs.clear();
+    std::size_t out_len = 0;
+    for (std::size_t c = 0; c < count; ++c) {
+      const std::size_t len = std::min(kChunkBytes, n - c * kChunkBytes);
+      nonces[c] = chunk_nonce(index + c, end && c + 1 == count);
+      CipherJob job;
+      job.key = key;
+      job.iv = nonces[c];
+      job.in = bytes_view(plain.data() + c * kChunkBytes, len);
+      job.out = mutable_bytes(sealed.data() + out_len, len);
+      job.tag = mutable_bytes(sealed.data() + out_len + len, kTag);
+      jobs.push_back(job);
+      out_len += len + kTag;
+    }
+    run_chunks(jobs, Direction::encrypt, run);
+    for (const CipherJob& job : jobs)
+      if (job.status != JobStatus::ok) throw Error("age: sealing a chunk failed: " + job.error);
+    write(bytes_view(sealed.data(), out_len));
+    index += count;
+    if (end) break;
+    std::memmove(plain.data(), plain.data() + count * kChunkBytes, kChunkBytes);
+    carried = kChunkBytes;
+  }
+  secure_wipe(plain.data(), plain.size());
+}
+
+void open_payload(const std::array<std::uint8_t, 32>& key, AgeInput& in, const StreamSink& write,
+                  const EngineOptions& run) {
+  const std::size_t batch = chunks_per_batch(run);
+  bytes sealed(batch * kSealedChunk), plain(batch * kChunkBytes);
+  std::vector<std::array<std::uint8_t, 12>> nonces(batch);
+  std::vector<std::array<std::uint8_t, kTag>> tags(batch);
+  std::vector<CipherJob> jobs;
+  std::uint64_t index = 0;
+  std::size_t carried = 0;
+  const auto where = [](std::uint64_t chunk) {
+    return "chunk " + std::to_string(chunk) + " (plaintext bytes from " + std::to_string(chunk * kChunkBytes) + ")";
+  };
+  for (;;) {
+    const std::size_t n = carried + in.read(mutable_bytes(sealed).subspan(carried));
+    const bool end = n < sealed.size();
+    if (end && n == 0 && index == 0) throw InvalidArgument("age: the file has a header but no payload");
+    const std::size_t count = end ? (n + kSealedChunk - 1) / kSealedChunk : batch - 1;
+    if (end) {
+      const std::size_t last = n - (count - 1) * kSealedChunk;
+      if (count == 0 || last < kTag)
+        throw AuthenticationFailed("age: the payload is truncated inside " + where(index + (count ? count - 1 : 0)));
+      if (last == kTag && index + count > 1)
+        throw AuthenticationFailed("age: the last chunk is empty, which only an empty file may have (" +
+                                   where(index + count - 1) + "): the file was modified");
+    }
+    jobs.clear();
+    std::size_t out_len = 0;
+    for (std::size_t c = 0; c < count; ++c) {
+      const std::size_t len = std::min(kSealedChunk, n - c * kSealedChunk) - kTag;
+      nonces[c] = chunk_nonce(index + c, end && c + 1 == count);
+      const std::uint8_t* chunk = sealed.data() + c * kSealedChunk;
+      std::memcpy(tags[c].data(), chunk + len, kTag);
+      CipherJob job;
+      job.key = key;
+      job.iv = nonces[c];
+      job.in = bytes_view(chunk, len);
+      job.out = mutable_bytes(plain.data() + c * kChunkBytes, len);
+      job.tag = tags[c];
+      jobs.push_back(job);
+      out_len += len;
+    }
+    run_chunks(jobs, Direction::decrypt, run);
+    for (std::size_t c = 0; c < count; ++c) {
+      if (jobs[c].status == JobStatus::ok) continue;
+      write(bytes_view(plain.data(), c * kChunkBytes));  // the chunks before it verified
+      secure_wipe(plain.data(), plain.size());
+      const bool last = end && c + 1 == count;
+      throw AuthenticationFailed("age: " + where(index + c) + " failed to authenticate: the file was modified" +
+                                 (last ? ", truncated or extended" : " or its chunks reordered"));
+    }
+    write(bytes_view(plain.data(), out_len));
+    index += count;
+    if (end) break;
+    std::memmove(sealed.data(), sealed.data() + count * kSealedChunk, kSealedChunk);
+    carried = kSealedChunk;
+  }
+  secure_wipe(plain.data(), plain.size());
+}
+
+}  // namespace cryptaccel::age
