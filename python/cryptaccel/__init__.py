@@ -85,7 +85,8 @@ __version__: str = _ext.__version__
 #   cryptaccel.rsa       RSA signatures, encryption and modexp (python/cryptaccel/rsa.py)
 #   cryptaccel.shacrypt  sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
 #   cryptaccel.crack     hashcat-style dictionary attacks (python/cryptaccel/crack.py)
-_LAZY_SUBMODULES = ("crack", "cuda", "rsa", "shacrypt")
+#   cryptaccel.age       the age file format (python/cryptaccel/age.py)
+_LAZY_SUBMODULES = ("age", "crack", "cuda", "rsa", "shacrypt")
 
 
 def __getattr__(name: str) -> Any:
@@ -145,6 +146,7 @@ __all__ = [
     "BadDecrypt",
     "InvalidCiphertext",
     "EngineUnavailable",
+    "age",
     "crack",
     "cuda",
     "rsa",

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "age_bindings.hpp"
 #include "arg_error.hpp"
 #include "byte_arg.hpp"
 #include "cryptaccel/cryptaccel.hpp"
@@ -395,5 +396,6 @@ NB_MODULE(_cryptaccel, m) {
   pyca::register_rsa_bindings(m);
   pyca::register_shacrypt_bindings(m);
   pyca::register_crack_bindings(m);
+  pyca::register_age_bindings(m);
   pyca::register_cuda_bindings(m);
 }
