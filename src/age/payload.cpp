@@ -6,9 +6,15 @@
 #include "age/payload.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
+
+#include "common/quiet_thread.hpp"
 
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/cipher.hpp"
@@ -34,6 +40,67 @@ std::array<std::uint8_t, 12> chunk_nonce(std::uint64_t index, bool last) {
   return n;
 }
 
+/// Writes one buffer at a time on a thread of its own, so that a batch's output reaches the sink (a file: page-cache
+/// copies and allocation in the kernel) while the next batch is read and sealed. The sink is called in order, from
+/// one thread at a time.
+class BackgroundWriter {
+ public:
+  explicit BackgroundWriter(const StreamSink& write)
+      : write_(write), thread_(start_thread_without_signals([this] { loop(); })) {}
+  ~BackgroundWriter() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+  /// Waits until the previous buffer is written (rethrowing what its write threw), then starts writing `data`, which
+  /// must stay valid until the next submit() or wait().
+  void submit(bytes_view data) {
+    wait();
+    std::lock_guard lock(mutex_);
+    pending_ = data;
+    busy_ = true;
+    wake_.notify_all();
+  }
+  /// Waits until nothing is being written; rethrows the write's exception.
+  void wait() {
+    std::unique_lock lock(mutex_);
+    wake_.wait(lock, [&] { return !busy_; });
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+  }
+
+ private:
+  void loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      wake_.wait(lock, [&] { return busy_ || stop_; });
+      if (!busy_) return;
+      const bytes_view data = pending_;
+      lock.unlock();
+      std::exception_ptr error;
+      try {
+        write_(data);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      error_ = error;
+      busy_ = false;
+      wake_.notify_all();
+    }
+  }
+
+  const StreamSink& write_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bytes_view pending_;
+  bool busy_ = false, stop_ = false;
+  std::exception_ptr error_;
+  std::thread thread_;
+};
+
 /// Runs `jobs` on the engine the options name; ChaCha20-Poly1305 with 16-byte tags.
 void run_chunks(std::span<CipherJob> jobs, Direction dir, const EngineOptions& run) {
   static const CipherSpec spec = CipherSpec::parse("chacha20-poly1305");
@@ -48,12 +115,18 @@ void run_chunks(std::span<CipherJob> jobs, Direction dir, const EngineOptions& r
 void seal_payload(const std::array<std::uint8_t, 32>& key, const StreamReader& in, const StreamSink& write,
                   const EngineOptions& run) {
   const std::size_t batch = chunks_per_batch(run);
-  bytes plain(batch * kChunkBytes), sealed(batch * kSealedChunk);
+  bytes plain(batch * kChunkBytes), outputs[2] = {bytes(batch * kSealedChunk), bytes(batch * kSealedChunk)};
   std::vector<std::array<std::uint8_t, 12>> nonces(batch);
   std::vector<CipherJob> jobs;
   std::uint64_t index = 0;
   std::size_t carried = 0;  // bytes at the start of `plain` from the previous batch (its last full chunk)
-  for (;;) {
+  BackgroundWriter writer(write);
+  struct WipeOnExit {  // the plaintext, on every way out
+    bytes& plain;
+    ~WipeOnExit() { secure_wipe(plain.data(), plain.size()); }
+  } wipe{plain};
+  for (int turn = 0;; turn ^= 1) {
+    bytes& sealed = outputs[turn];  // the other one may still be being written
     const std::size_t n = carried + in(mutable_bytes(plain).subspan(carried));
     const bool end = n < plain.size();
     // Without the end in sight, the batch's last chunk waits for the next batch.
@@ -75,28 +148,42 @@ void seal_payload(const std::array<std::uint8_t, 32>& key, const StreamReader& i
     run_chunks(jobs, Direction::encrypt, run);
     for (const CipherJob& job : jobs)
       if (job.status != JobStatus::ok) throw Error("age: sealing a chunk failed: " + job.error);
-    write(bytes_view(sealed.data(), out_len));
+    writer.submit(bytes_view(sealed.data(), out_len));
     index += count;
     if (end) break;
     std::memmove(plain.data(), plain.data() + count * kChunkBytes, kChunkBytes);
     carried = kChunkBytes;
   }
-  secure_wipe(plain.data(), plain.size());
+  writer.wait();
 }
 
 void open_payload(const std::array<std::uint8_t, 32>& key, AgeInput& in, const StreamSink& write,
                   const EngineOptions& run) {
   const std::size_t batch = chunks_per_batch(run);
-  bytes sealed(batch * kSealedChunk), plain(batch * kChunkBytes);
+  bytes sealed(batch * kSealedChunk), outputs[2] = {bytes(batch * kChunkBytes), bytes(batch * kChunkBytes)};
   std::vector<std::array<std::uint8_t, 12>> nonces(batch);
   std::vector<std::array<std::uint8_t, kTag>> tags(batch);
   std::vector<CipherJob> jobs;
   std::uint64_t index = 0;
   std::size_t carried = 0;
+  BackgroundWriter writer(write);
+  struct WipeOnExit {  // plaintext, on every way out (after the write in flight, if any, is done with it)
+    BackgroundWriter& writer;
+    bytes* buffers;
+    ~WipeOnExit() {
+      try {
+        writer.wait();
+      } catch (...) {  // already reported, or the reason we are leaving
+      }
+      for (int i = 0; i < 2; ++i) secure_wipe(buffers[i].data(), buffers[i].size());
+    }
+  } wipe{writer, outputs};
+  int turn = 0;
   const auto where = [](std::uint64_t chunk) {
     return "chunk " + std::to_string(chunk) + " (plaintext bytes from " + std::to_string(chunk * kChunkBytes) + ")";
   };
-  for (;;) {
+  for (;; turn ^= 1) {
+    bytes& plain = outputs[turn];  // the other one may still be being written
     const std::size_t n = carried + in.read(mutable_bytes(sealed).subspan(carried));
     const bool end = n < sealed.size();
     if (end && n == 0 && index == 0) throw InvalidArgument("age: the file has a header but no payload");
@@ -128,19 +215,19 @@ void open_payload(const std::array<std::uint8_t, 32>& key, AgeInput& in, const S
     run_chunks(jobs, Direction::decrypt, run);
     for (std::size_t c = 0; c < count; ++c) {
       if (jobs[c].status == JobStatus::ok) continue;
-      write(bytes_view(plain.data(), c * kChunkBytes));  // the chunks before it verified
-      secure_wipe(plain.data(), plain.size());
+      writer.submit(bytes_view(plain.data(), c * kChunkBytes));  // the chunks before it verified
+      writer.wait();
       const bool last = end && c + 1 == count;
       throw AuthenticationFailed("age: " + where(index + c) + " failed to authenticate: the file was modified" +
                                  (last ? ", truncated or extended" : " or its chunks reordered"));
     }
-    write(bytes_view(plain.data(), out_len));
+    writer.submit(bytes_view(plain.data(), out_len));
     index += count;
     if (end) break;
     std::memmove(sealed.data(), sealed.data() + count * kSealedChunk, kSealedChunk);
     carried = kSealedChunk;
   }
-  secure_wipe(plain.data(), plain.size());
+  writer.wait();
 }
 
 }  // namespace cryptaccel::age

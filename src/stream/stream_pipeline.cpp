@@ -37,6 +37,7 @@
 
 #include "stream/cipher_stream_state.hpp"
 #include "stream/mapped_file.hpp"
+#include "common/quiet_thread.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/stream.hpp"
 
@@ -44,21 +45,6 @@ namespace cryptaccel {
 namespace {
 
 using State = CipherStream::State;
-
-/// Starts `fn` on a thread that blocks asynchronous signals (SIGINT, SIGTERM, ...), so that they reach the caller's
-/// thread, which reads; threads it starts inherit the mask. Signals raised by the thread's own actions (SIGPIPE,
-/// SIGXFSZ, faults) stay unblocked so that they act as they would on the caller's thread.
-std::thread start_thread_without_signals(std::function<void()> fn) {
-  sigset_t blocked, old;
-  sigfillset(&blocked);
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS, SIGPIPE, SIGXFSZ}) sigdelset(&blocked, sig);
-  pthread_sigmask(SIG_BLOCK, &blocked, &old);
-  struct RestoreMask {
-    sigset_t& mask;
-    ~RestoreMask() { pthread_sigmask(SIG_SETMASK, &mask, nullptr); }
-  } restore{old};
-  return std::thread(std::move(fn));
-}
 
 /// Busy time of each pipeline stage (CRYPTACCEL_STREAM_STATS).
 class StageClock {
