@@ -148,6 +148,35 @@ FileKey find_file_key(const Header& h, const DecryptOptions& options) {
   throw AuthenticationFailed("age: no identity matched any of the file's recipients");
 }
 
+/// A StreamReader over memory that stays valid while it is used.
+StreamReader memory_reader(bytes_view data) {
+  return [data, at = std::size_t{0}](mutable_bytes out) mutable {
+    const std::size_t n = std::min(out.size(), data.size() - at);
+    std::memcpy(out.data(), data.data() + at, n);
+    at += n;
+    return n;
+  };
+}
+
+/// An age file's input: the bytes of `read`, through the armor's decoder when it starts with the armor.
+class FileInput {
+ public:
+  explicit FileInput(const StreamReader& read) : raw_(std::make_shared<AgeInput>(read)) {}
+  AgeInput& get() {
+    if (!decided_) {
+      decided_ = true;
+      if (age::is_armored(raw_->peek(kArmorBegin.size() + 64)))
+        decoded_ = std::make_unique<AgeInput>(armor_reader(raw_));
+    }
+    return decoded_ ? *decoded_ : *raw_;
+  }
+
+ private:
+  std::shared_ptr<AgeInput> raw_;
+  std::unique_ptr<AgeInput> decoded_;
+  bool decided_ = false;
+};
+
 }  // namespace
 
 bool is_armored(bytes_view start) {
@@ -203,13 +232,8 @@ void encrypt(const StreamReader& read, const StreamSink& write, const EncryptOpt
 }
 
 void decrypt(const StreamReader& read, const StreamSink& write, const DecryptOptions& options) {
-  auto raw = std::make_shared<AgeInput>(read);
-  std::unique_ptr<AgeInput> decoded;
-  AgeInput* in = raw.get();
-  if (is_armored(raw->peek(kArmorBegin.size() + 64))) {
-    decoded = std::make_unique<AgeInput>(armor_reader(raw));
-    in = decoded.get();
-  }
+  FileInput file(read);
+  AgeInput* in = &file.get();
   const Header h = read_header(*in);
   FileKey file_key = find_file_key(h, options);
   Key32 mac_key = hkdf32(file_key, {}, "header");
@@ -236,54 +260,26 @@ void decrypt(const StreamReader& read, const StreamSink& write, const DecryptOpt
 }
 
 bool needs_passphrase(bytes_view start) {
-  bytes copy(start.begin(), start.end());
-  std::size_t at = 0;
-  StreamReader reader = [&](mutable_bytes out) {
-    const std::size_t n = std::min(out.size(), copy.size() - at);
-    std::memcpy(out.data(), copy.data() + at, n);
-    at += n;
-    return n;
-  };
   try {
-    auto raw = std::make_shared<AgeInput>(reader);
-    std::unique_ptr<AgeInput> decoded;
-    AgeInput* in = raw.get();
-    if (is_armored(raw->peek(kArmorBegin.size() + 64))) {
-      decoded = std::make_unique<AgeInput>(armor_reader(raw));
-      in = decoded.get();
-    }
-    const Header h = read_header(*in);
-    for (const Stanza& s : h.stanzas)
+    FileInput file(memory_reader(start));
+    for (const Stanza& s : read_header(file.get()).stanzas)
       if (s.type == "scrypt") return true;
-  } catch (const Error&) {
+  } catch (const Error&) {  // not (all of) a header: nothing to ask for yet
   }
   return false;
 }
 
 bytes encrypt(bytes_view plaintext, const EncryptOptions& options) {
-  std::size_t at = 0;
   bytes out;
-  encrypt([&](mutable_bytes buf) {
-            const std::size_t n = std::min(buf.size(), plaintext.size() - at);
-            std::memcpy(buf.data(), plaintext.data() + at, n);
-            at += n;
-            return n;
-          },
-          [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }, options);
+  encrypt(memory_reader(plaintext), [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }, options);
   return out;
 }
 
 bytes decrypt(bytes_view file, const DecryptOptions& options) {
-  std::size_t at = 0;
   bytes out;
+  out.reserve(file.size());  // the plaintext is shorter: no reallocation leaves copies of it behind
   try {
-    decrypt([&](mutable_bytes buf) {
-              const std::size_t n = std::min(buf.size(), file.size() - at);
-              std::memcpy(buf.data(), file.data() + at, n);
-              at += n;
-              return n;
-            },
-            [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }, options);
+    decrypt(memory_reader(file), [&](bytes_view b) { out.insert(out.end(), b.begin(), b.end()); }, options);
   } catch (...) {
     secure_wipe(out.data(), out.size());
     throw;
