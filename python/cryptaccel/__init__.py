@@ -1,4 +1,5 @@
-"""cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS) and hashing
+"""cryptaccel: accelerated symmetric cryptography (AES-128/192/256 and SM4 in ECB, CBC, CTR, GCM and XTS;
+ChaCha20-Poly1305; the age file format in cryptaccel.age) and hashing
 (SHA-224/256/384/512, SHA-512/224, SHA-512/256, SHA3-224/256/384/512, SHAKE128/256, SM3).
 
 One algorithm suite, several engines: every engine (``cpu``: x86 AES-NI/SHA-NI; ``ref``: portable; ``cuda`` as it
