@@ -219,12 +219,7 @@ int open(const AgeArgs& a) {
 int keygen(const AgeArgs& a) {
   if (a.convert) {
     StreamInput in(a.input.value_or("-"));
-    bytes text;
-    for (bytes chunk(65536);;) {
-      const std::size_t n = in.read(chunk);
-      text.insert(text.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
-      if (n < chunk.size()) break;
-    }
+    bytes text = read_rest(in);
     std::string lines;
     for (const age::Identity& id : age::parse_identities(std::string(text.begin(), text.end())))
       lines += id.recipient().to_string() + "\n";

@@ -264,18 +264,6 @@ struct WipeOnExit {
   ~WipeOnExit() { secure_wipe(data.data(), data.size()); }
 };
 
-/// The rest of `input`, whole, in memory.
-bytes read_rest(ByteSource& input) {
-  bytes data;
-  for (std::size_t piece = std::size_t{1} << 20;;) {
-    const std::size_t old = data.size();
-    data.resize(old + piece);
-    const std::size_t got = input.read(mutable_bytes(data.data() + old, piece));
-    data.resize(old + got);
-    if (got < piece) return data;
-  }
-}
-
 /// Stream tuning for the CLI: chunks of `CRYPTACCEL_ENC_CHUNK_KIB` KiB (default 1024), `CRYPTACCEL_ENC_CHUNKS`
 /// chunks per batch (default two per core, at most 16) and `CRYPTACCEL_ENC_BUFFERS` batch buffers in flight
 /// (default 4): for measuring other shapes without rebuilding (as `CRYPTACCEL_ENC_NO_MMAP` reads a regular input

@@ -80,4 +80,15 @@ void StopOnSignal::throw_if_requested() {
     throw std::runtime_error(std::string("interrupted by ") + (g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM"));
 }
 
+bytes read_rest(ByteSource& input) {
+  bytes data;
+  for (std::size_t piece = std::size_t{1} << 20;;) {
+    const std::size_t old = data.size();
+    data.resize(old + piece);
+    const std::size_t got = input.read(mutable_bytes(data.data() + old, piece));
+    data.resize(old + got);
+    if (got < piece) return data;
+  }
+}
+
 }  // namespace cryptaccel::cli

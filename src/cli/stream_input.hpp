@@ -16,6 +16,9 @@ class ByteSource {
   virtual std::size_t read(mutable_bytes buffer) = 0;
 };
 
+/// The rest of `input`, whole, in memory.
+bytes read_rest(ByteSource& input);
+
 /// An input opened for reading: a file, or stdin for "" and "-". Errors are std::runtime_error, one line.
 class StreamInput : public ByteSource {
  public:
