@@ -7,10 +7,13 @@ line, a non-zero status, nothing written to a file, and only verified chunks wri
 CRYPTACCEL_TEST_SEED (printed in failures). The executable under test is $CRYPTACCEL_CLI.
 """
 import os
+import pty
 import random
+import select
 import shutil
 import stat
 import subprocess
+import time
 
 import pytest
 
@@ -107,6 +110,47 @@ def test_passphrase_files_with_pyrage(tmp_path, n):
     # Above the work-factor limit: refused before any scrypt work.
     assert "work factor" in one_line_error(run(CLI, "open", "--pass", f"pass:{words}", "--max-work-factor", "11",
                                                stdin=ours), "open")
+
+
+def run_on_a_terminal(argv, passphrase):
+    """Runs `argv` on a pseudo-terminal, answering each passphrase prompt (age reads passphrases from /dev/tty only);
+    returns the exit status."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the terminal is its controlling tty
+        try:
+            os.execvp(argv[0], [str(a) for a in argv])
+        finally:
+            os._exit(127)
+    pending, deadline = b"", time.time() + 120
+    while time.time() < deadline:
+        if fd not in select.select([fd], [], [], 0.5)[0]:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        pending += chunk
+        if b"passphrase" in pending.lower() and pending.rstrip().endswith(b":"):
+            os.write(fd, passphrase.encode() + b"\n")
+            pending = b""
+    os.close(fd)
+    return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+
+
+@needs_age
+def test_passphrase_files_with_age_on_a_terminal(tmp_path):
+    pt = rng("age-p").randbytes(CHUNK + 9)
+    src, theirs = tmp_path / "pt", tmp_path / "theirs.age"
+    src.write_bytes(pt)
+    assert run_on_a_terminal([AGE, "-p", "-o", theirs, src], "hunter2") == 0
+    assert ok(run(CLI, "open", "--pass", "pass:hunter2", theirs)) == pt
+    ours = tmp_path / "ours.age"
+    ok(run(CLI, "seal", "-p", "--pass", "pass:hunter2", "--work-factor", "14", "-o", ours, src))
+    out = tmp_path / "out"
+    assert run_on_a_terminal([AGE, "-d", "-o", out, ours], "hunter2") == 0
+    assert out.read_bytes() == pt
 
 
 def test_x25519_with_pyrage(keys):
