@@ -125,7 +125,7 @@ if want rsa; then
   grep -E '^(ratio|fastest)' "$out/rsa.txt" | tee -a "$out/summary.txt"
 fi
 if want crossover; then
-  # Where the GPU starts to pay, per kind of request: the break-even sizes of src/cuda/auto_break_even.hpp.
+  # Where the GPU starts to pay, per kind of request: the break-even sizes of src/cuda/host/auto_break_even.hpp.
   bench 150 "$out/bench.txt" "$bin/cryptaccel_crossover_bench" --max-seconds "${FIRST_LIGHT_CROSSOVER_SECONDS:-4}"
   grep '^crossover' "$out/bench.txt" | tee -a "$out/summary.txt"
 fi

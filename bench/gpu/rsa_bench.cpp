@@ -5,7 +5,7 @@
 //   b^e mod n and non-CRT decrypt c^d mod n through modexp_batch, CRT decrypt through decrypt_batch); and the raw
 //   private operation alone (no padding, blinding or check: the GPU with the host's CRT reduction and recombination),
 //   which shows how much of a sign the host part costs.
-// Each GPU kernel variant (thread, fp64, group: src/cuda/rsa_kernel_variant.hpp; --kernels to choose) is measured
+// Each GPU kernel variant (thread, fp64, group: src/cuda/rsa/rsa_kernel_variant.hpp; --kernels to choose) is measured
 // in turn, and the fastest per operation is printed. Every cuda result is compared with the cpu engine's before
 // anything is timed. The cpu engine (all cores) is measured too. Prints one line per row; --json writes them.
 #include <openssl/evp.h>
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "cryptaccel/rsa.hpp"
-#include "cuda/rsa_kernel_variant.hpp"
+#include "cuda/rsa/rsa_kernel_variant.hpp"
 #include "engine/engine.hpp"
 
 using namespace cryptaccel;

@@ -109,26 +109,26 @@ CLASS_OF = {"LOP3": "LOP3", "LOP": "LOP3", "LOP32I": "LOP3",
 # ---- Source knowledge -------------------------------------------------------------------------------------------
 # Enum values in template arguments, as the demangler prints them ("(cryptaccel::cuda::CipherOp)2").
 ENUMS = {
-    "CipherImpl": ["bitsliced", "ttable", "sm4"],  # src/cuda/layout.hpp: aes_bitsliced, aes_ttable, sm4
+    "CipherImpl": ["bitsliced", "ttable", "sm4"],  # src/cuda/host/layout.hpp: aes_bitsliced, aes_ttable, sm4
     "CipherOp": ["expand_keys", "ecb", "ctr", "cbc_gather", "cbc_decrypt", "cbc_encrypt", "xts", "gcm_setup",
                  "gcm_ctr", "ghash_segments", "ghash_combine", "ghash_collect", "gcm_finalize",
-                 "gcm_wipe_failed"],  # src/cuda/device.hpp
-    "RsaExpKind": ["secret", "public_e"],  # src/cuda/rsa_ops.hpp
+                 "gcm_wipe_failed"],  # src/cuda/host/device.hpp
+    "RsaExpKind": ["secret", "public_e"],  # src/cuda/rsa/rsa_ops.hpp
     "HashVariant": ["sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256", "sha3_224", "sha3_256",
                     "sha3_384", "sha3_512", "shake128", "shake256", "sm3"],  # src/algo/hash_message.hpp
 }
 
 # Launch block size of each kernel family (short-name regex, threads per block, where the launcher sets it).
 LAUNCH: List[Tuple[str, int, str]] = [
-    (r"^cipher_kernel<", 256, "src/cuda/kernels.cu: kThreads = 256 (launch_one)"),
-    (r"^(hash|keccak)_kernel$", 256, "src/cuda/kernels.cu: kThreads = 256 (launch_hash / launch_keccak)"),
-    (r"^rsa_modexp_kernel<", 128, "src/cuda/rsa_kernels.cuh: kRsaThreads = 128 (launch_rsa_modexp_words)"),
-    (r"^rsa_fp64_kernel<", 128, "src/cuda/rsa_kernels_fp64.cu: kRsaThreads = 128 (launch_rsa_modexp_fp64)"),
-    (r"^rsa_modexp_group_kernel<", 128, "src/cuda/rsa_kernels_group.cu: kRsaGroupThreads = 128"),
-    (r"^shacrypt_\w+_kernel<", 128, "src/cuda/shacrypt_kernels.cu: kThreads = 128"),
+    (r"^cipher_kernel<", 256, "src/cuda/kernels/kernels.cu: kThreads = 256 (launch_one)"),
+    (r"^(hash|keccak)_kernel$", 256, "src/cuda/kernels/kernels.cu: kThreads = 256 (launch_hash / launch_keccak)"),
+    (r"^rsa_modexp_kernel<", 128, "src/cuda/rsa/rsa_kernels.cuh: kRsaThreads = 128 (launch_rsa_modexp_words)"),
+    (r"^rsa_fp64_kernel<", 128, "src/cuda/rsa/rsa_kernels_fp64.cu: kRsaThreads = 128 (launch_rsa_modexp_fp64)"),
+    (r"^rsa_modexp_group_kernel<", 128, "src/cuda/rsa/rsa_kernels_group.cu: kRsaGroupThreads = 128"),
+    (r"^shacrypt_\w+_kernel<", 128, "src/cuda/shacrypt/shacrypt_kernels.cu: kThreads = 128"),
 ]
 
-# Dynamic shared memory of the T-table cipher kernels (src/cuda/kernels.cu, launch_one): 32 KiB of encryption tables
+# Dynamic shared memory of the T-table cipher kernels (src/cuda/kernels/kernels.cu, launch_one): 32 KiB of encryption tables
 # (kTableWords = 256 x 32 copies of 4 bytes) for every op that runs the cipher, 96 KiB (+ decryption table and
 # inverse S-box) when it runs the inverse cipher. ecb and xts decrypt only when a.decrypt: the worst case is taken.
 TTABLE_TABLE_BYTES = 256 * 32 * 4
@@ -142,15 +142,15 @@ HOT_KERNELS = [r"^cipher_kernel<", r"^hash_kernel$", r"^keccak_kernel$", r"^shac
                r"^rsa_modexp_kernel<", r"^rsa_fp64_kernel<", r"^rsa_modexp_group_kernel<"]
 
 AES_ROUNDS = 10          # AES-128 (the key length is a run-time value; 12 / 14 rounds for AES-192 / 256)
-AES_BITSLICED_LANES = 2  # Impl<aes_bitsliced>::kLanes: 32-bit planes hold 2 blocks (src/cuda/cipher_impl.hpp)
-SM4_LANES = 8            # Impl<sm4>::kLanes (src/cuda/cipher_impl.hpp)
+AES_BITSLICED_LANES = 2  # Impl<aes_bitsliced>::kLanes: 32-bit planes hold 2 blocks (src/cuda/kernels/cipher_impl.hpp)
+SM4_LANES = 8            # Impl<sm4>::kLanes (src/cuda/kernels/cipher_impl.hpp)
 SM4_ROUNDS = 32
 FP64_MAX_LIMB_BITS = 50  # algo::bn::fp64::kMaxBits (src/algo/montgomery_fp64.hpp)
 UNROLLED_LIMIT = 64      # CA_LIMB_LOOP (src/algo/hd.hpp): limb loops unroll fully up to 64 limbs, by 8 beyond
 
 
 def group_lanes(words: int) -> int:
-    """Lanes per exponentiation of the group RSA kernel: rsa_group_lanes (src/cuda/rsa_group_ops.hpp)."""
+    """Lanes per exponentiation of the group RSA kernel: rsa_group_lanes (src/cuda/rsa/rsa_group_ops.hpp)."""
     return {16: 8, 32: 8, 48: 16, 64: 16}.get(words, 0)
 
 
@@ -660,7 +660,7 @@ def count(loop: Loop, opcode: str) -> int:
 
 
 def units_cipher(k: Kernel) -> List[Unit]:
-    """Blocks of the bulk cipher ops. Per call of Impl::encrypt/decrypt (src/cuda/cipher_impl.hpp) a work unit
+    """Blocks of the bulk cipher ops. Per call of Impl::encrypt/decrypt (src/cuda/kernels/cipher_impl.hpp) a work unit
     processes kLanes blocks (cbc_encrypt: 1, a serial chain); the round loop runs once per round of the call."""
     impl, op = (template_args(k.name) + ["", ""])[:2]
     if op not in BULK_CIPHER_OPS:
@@ -674,7 +674,7 @@ def units_cipher(k: Kernel) -> List[Unit]:
                      f"{AES_ROUNDS - 1} round-loop iterations per call of {blocks} block(s) (aes_bitsliced.hpp); "
                      "last round excluded", 16)] if loop else []
     if impl == "ttable":
-        # ttable_encrypt/decrypt_block (src/cuda/aes_ttable.hpp): one round of one block (16 table reads from shared
+        # ttable_encrypt/decrypt_block (src/cuda/kernels/aes_ttable.hpp): one round of one block (16 table reads from shared
         # memory) per iteration, rounds - 1 per block; the last round is outside the loop.
         loop = largest(k.loops, lambda l, m: m["LDS/STS"] == 16)
         return [Unit("AES-128 block", [(loop, AES_ROUNDS - 1)], f"{AES_ROUNDS - 1} iterations (one round, 16 LDS) "
@@ -739,7 +739,7 @@ def units_rsa_fp64(k: Kernel) -> List[Unit]:
 
 
 def units_rsa_group(k: Kernel) -> List[Unit]:
-    """Montgomery product of rsa_modexp_group_kernel<N> (src/cuda/rsa_group_ops.hpp): T lanes per product, L = N / T
+    """Montgomery product of rsa_modexp_group_kernel<N> (src/cuda/rsa/rsa_group_ops.hpp): T lanes per product, L = N / T
     words per lane; a row (one word b_i) costs each lane 2L IMAD.WIDE (a_l b_i and m n_l); N rows per product, so
     T N / rows thread-iterations."""
     n = int(template_args(k.name)[0])

@@ -1,7 +1,7 @@
 // Fixed-size multi-precision integers for RSA: little-endian arrays of limbs whose count is a template parameter,
 // shared by host and device. The limb type W is a template parameter too: 64-bit limbs (`limb`) on the host
 // (16/32/48/64/128 limbs for 1024..8192-bit moduli, half that for CRT primes), 32-bit limbs on the GPU, where a
-// 32x32->64-bit multiply-add is one IMAD.WIDE and a 64-bit product would take several (src/cuda/rsa_ops.hpp); the
+// 32x32->64-bit multiply-add is one IMAD.WIDE and a 64-bit product would take several (src/cuda/rsa/rsa_ops.hpp); the
 // same functions serve both. Every function here runs in time that depends only on the limb counts, never on the
 // values: carries and borrows are computed arithmetically, selections use masks (no secret-dependent branches or
 // memory indices).

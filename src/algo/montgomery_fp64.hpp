@@ -1,5 +1,5 @@
 // Montgomery arithmetic whose limb products are FP64 fused multiply-adds (the `fp64` RSA kernel variant of the cuda
-// engine, src/cuda/rsa_fp64_ops.hpp), shared by host and device so that the CPU tests run exactly the kernel's code.
+// engine, src/cuda/rsa/rsa_fp64_ops.hpp), shared by host and device so that the CPU tests run exactly the kernel's code.
 //
 // Why: on an H100 one FP64 FMA has the throughput of one 32-bit IMAD, but two FMAs give the exact ~100-bit product of
 // two 50-bit limbs where IMAD.WIDE gives 32x32 bits (Emmart, Zheng, Weems, "Pushing the performance envelope of

@@ -1,5 +1,5 @@
-// The cuda engines: host-resident batches go through the pipelined executor (src/cuda/executor.cpp), one batch at a
-// time per device; a batch large enough is spread over every visible device (src/cuda/multi_device.hpp), the calling
+// The cuda engines: host-resident batches go through the pipelined executor (src/cuda/host/executor.cpp), one batch at a
+// time per device; a batch large enough is spread over every visible device (src/cuda/host/multi_device.hpp), the calling
 // thread's current device first. Large GPU batches are where this engine wins; `auto` prefers it only when a device
 // is present (src/engine/registry.cpp).
 #include "cuda/cuda_engine.hpp"
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "cuda/auto_break_even.hpp"
-#include "cuda/cuda_device.hpp"
-#include "cuda/executor.hpp"
-#include "cuda/multi_device.hpp"
-#include "cuda/rsa_executor.hpp"
-#include "cuda/rsa_jobs.hpp"
-#include "cuda/shacrypt_gpu.hpp"
+#include "cuda/host/auto_break_even.hpp"
+#include "cuda/host/cuda_device.hpp"
+#include "cuda/host/executor.hpp"
+#include "cuda/host/multi_device.hpp"
+#include "cuda/rsa/rsa_executor.hpp"
+#include "cuda/rsa/rsa_jobs.hpp"
+#include "cuda/shacrypt/shacrypt_gpu.hpp"
 
 namespace cryptaccel::cuda {
 namespace {
@@ -108,7 +108,7 @@ class CudaEngine final : public engine::Engine {
 
   bool supports_shacrypt(ShaCryptVariant) const override { return true; }
   // Candidates split over the devices by rounds; on each, init / loop in chunks of rounds / finish kernels
-  // (src/cuda/shacrypt_kernels.cu).
+  // (src/cuda/shacrypt/shacrypt_kernels.cu).
   void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions&) const override {
     const std::vector<int> devices = batch_device_indices();
     std::vector<std::uint64_t> weights(jobs.size(), 0);

@@ -1,9 +1,9 @@
 // `auto` and the GPU's fixed cost per call: the cuda engine is worth it only from its break-even sizes on
-// (src/cuda/auto_break_even.hpp). The first GPU run found every small request through `auto` going to the GPU: one
+// (src/cuda/host/auto_break_even.hpp). The first GPU run found every small request through `auto` going to the GPU: one
 // RSA signature's SHA-256 took a GPU round trip (~40 us), so sign and verify ran at a tenth of OpenSSL's rate.
 #include <gtest/gtest.h>
 
-#include "cuda/auto_break_even.hpp"
+#include "cuda/host/auto_break_even.hpp"
 
 namespace cryptaccel {
 namespace {

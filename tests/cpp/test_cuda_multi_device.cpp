@@ -1,4 +1,4 @@
-// Multi-GPU batches (src/cuda/multi_device.hpp), without a GPU: the weighted split, the per-range threads, the
+// Multi-GPU batches (src/cuda/host/multi_device.hpp), without a GPU: the weighted split, the per-range threads, the
 // device list of CRYPTACCEL_CUDA_DEVICES, and whole batches (ciphers, hashes, Keccak-f) spread over three
 // EmulatedDevices against the ref engine, including a device that fails. RSA tasks over several devices are tested in
 // test_rsa_cuda_plan.cpp, next to their task builders.
@@ -23,8 +23,8 @@
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
-#include "cuda/emulated_device.hpp"
-#include "cuda/multi_device.hpp"
+#include "cuda/host/emulated_device.hpp"
+#include "cuda/host/multi_device.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {

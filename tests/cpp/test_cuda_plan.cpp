@@ -12,9 +12,9 @@
 
 #include "algo/block_modes.hpp"
 #include "cryptaccel/batch.hpp"
-#include "cuda/chunk_builder.hpp"
-#include "cuda/work_plan.hpp"
-#include "cuda/work_units.hpp"
+#include "cuda/host/chunk_builder.hpp"
+#include "cuda/host/work_plan.hpp"
+#include "cuda/host/work_units.hpp"
 #include "test_util.hpp"
 
 namespace cryptaccel {

@@ -1,4 +1,4 @@
-// The fp64 RSA kernel variant without a GPU (src/algo/montgomery_fp64.hpp, src/cuda/rsa_fp64_ops.hpp): the host's fma
+// The fp64 RSA kernel variant without a GPU (src/algo/montgomery_fp64.hpp, src/cuda/rsa/rsa_fp64_ops.hpp): the host's fma
 // is a real fused multiply-add and the two-FMA product halves are exact; the radix conversions round trip; the
 // Montgomery product and square against OpenSSL's BN (a b R^-1 mod n for R = 2^(B M)) on random and edge operands and
 // moduli for every supported size; the kernel's per-thread body (through rsa_emulate_fp64, as EmulatedDevice runs it)
@@ -17,8 +17,8 @@
 #include "bn_test_util.hpp"
 #include "algo/montgomery_fp64.hpp"
 #include "cryptaccel/error.hpp"
-#include "cuda/rsa_fp64_ops.hpp"
-#include "cuda/rsa_kernel_variant.hpp"
+#include "cuda/rsa/rsa_fp64_ops.hpp"
+#include "cuda/rsa/rsa_kernel_variant.hpp"
 
 namespace cryptaccel {
 namespace {

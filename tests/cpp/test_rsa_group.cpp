@@ -1,4 +1,4 @@
-// The group RSA kernel variant without a GPU (src/cuda/lane_group.hpp, rsa_group_ops.hpp): the lane abstraction's
+// The group RSA kernel variant without a GPU (src/cuda/rsa/lane_group.hpp, rsa_group_ops.hpp): the lane abstraction's
 // shuffles and ballots against their CUDA semantics; the carry-lookahead against a serial ripple; the cooperative
 // Montgomery product against OpenSSL (a b R^-1 mod n by BN_mod_mul) for every size the variant is built for, on
 // random and edge operands (0, 1, n - 1, all-ones words, a modulus whose carries ripple through every lane); and whole
@@ -15,9 +15,9 @@
 
 #include "bn_test_util.hpp"
 #include "cryptaccel/error.hpp"
-#include "cuda/lane_group.hpp"
-#include "cuda/rsa_group_ops.hpp"
-#include "cuda/rsa_kernel_variant.hpp"
+#include "cuda/rsa/lane_group.hpp"
+#include "cuda/rsa/rsa_group_ops.hpp"
+#include "cuda/rsa/rsa_kernel_variant.hpp"
 
 namespace cryptaccel {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cryptaccel/shacrypt.hpp"
-#include "cuda/shacrypt_plan.hpp"
+#include "cuda/shacrypt/shacrypt_plan.hpp"
 
 namespace cryptaccel {
 namespace {

@@ -21,7 +21,7 @@
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/stream.hpp"
-#include "cuda/host_pins.hpp"
+#include "cuda/host/host_pins.hpp"
 
 namespace cryptaccel {
 namespace {
@@ -234,7 +234,7 @@ TEST(CudaEngine, KeccakBatchMatchesRef) {
 }
 
 TEST(CudaEngine, BatchAboveTheMultiGpuMinimumMatchesCpu) {
-  // ~320 MiB: over two devices' minimum (src/cuda/multi_device.hpp), so on a machine with several GPUs the batch is
+  // ~320 MiB: over two devices' minimum (src/cuda/host/multi_device.hpp), so on a machine with several GPUs the batch is
   // spread over them; on one GPU the same code runs a single range.
   SKIP_WITHOUT_GPU();
   std::mt19937_64 rng(5);
