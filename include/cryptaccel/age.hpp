@@ -79,7 +79,8 @@ inline constexpr std::size_t kChunkBytes = 64 * 1024;
 struct EngineOptions {
   std::string_view engine = "auto";  ///< engine for ChaCha20-Poly1305 ("auto", "cpu", "ref")
   std::size_t threads = 0;           ///< host threads (0: all cores)
-  /// Chunks processed per run_batch call (0: 64 per host thread); peak memory is about twice that many chunks.
+  /// Chunks processed per run_batch call (0: 16 per host thread, at most 256); the buffers hold about three times
+  /// that many chunks (the input, and two outputs so that one is written while the next batch runs).
   std::size_t chunks_per_batch = 0;
 };
 

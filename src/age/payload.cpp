@@ -29,7 +29,9 @@ constexpr std::size_t kSealedChunk = kChunkBytes + kTag;
 std::size_t chunks_per_batch(const EngineOptions& run) {
   if (run.chunks_per_batch) return std::max<std::size_t>(run.chunks_per_batch, 2);
   const std::size_t threads = run.threads ? run.threads : std::max(1u, std::thread::hardware_concurrency());
-  return std::clamp<std::size_t>(16 * threads, 16, 512);  // 1 MiB a thread per batch, at most 32 MiB
+  // 1 MiB a thread per batch, at most 16 MiB: with the two output buffers under 50 MiB on any machine, whatever the
+  // size of the file.
+  return std::clamp<std::size_t>(16 * threads, 16, 256);
 }
 
 /// The 12-byte nonce of chunk `index`.
