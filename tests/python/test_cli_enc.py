@@ -285,6 +285,29 @@ def test_gcm_truncated_input_fails(tmp_path):
     one_line_error(cli("dec", "-aes-128-gcm", "-K", "11" * 16, "-iv", "22" * 12, stdin=ct[:10]), "dec")
 
 
+# --- ChaCha20-Poly1305 ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [0, 1, 63, 64, 255, 256, 100003])
+def test_chacha20_poly1305_matches_cryptography(tmp_path, length):
+    aead = pytest.importorskip("cryptography.hazmat.primitives.ciphers.aead")
+    r = rng("chacha", length)
+    key, nonce, pt, aad = rbytes(r, 32), rbytes(r, 12), rbytes(r, length), rbytes(r, length % 50)
+    (tmp_path / "aad").write_bytes(aad)
+    args = ["-chacha20-poly1305", "-K", key.hex(), "-iv", nonce.hex(), "--aad", tmp_path / "aad"]
+    ct = ok(cli("enc", *args, stdin=pt))
+    assert ct == aead.ChaCha20Poly1305(key).encrypt(nonce, pt, aad), f"seed={SEED} length={length}"
+    assert ok(cli("dec", *args, stdin=ct)) == pt
+    bad = bytearray(ct)
+    bad[r.randrange(len(bad))] ^= 1
+    (tmp_path / "out").write_bytes(b"existing")
+    msg = one_line_error(cli("dec", *args, "-out", tmp_path / "out", stdin=bytes(bad)), "dec")
+    assert msg == "cryptaccel dec: authentication failed: tag mismatch"
+    assert (tmp_path / "out").read_bytes() == b"existing"
+    assert "expected 16" in one_line_error(cli("enc", *args, "--taglen", "12", stdin=pt), "enc")
+    assert "12" in one_line_error(cli("enc", "-chacha20-poly1305", "-K", key.hex(), "-iv", "00" * 16, stdin=pt), "enc")
+
+
 # --- XTS ----------------------------------------------------------------------------------------------------------
 
 
