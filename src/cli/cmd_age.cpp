@@ -141,18 +141,48 @@ std::string passphrase(const AgeArgs& a, bool confirm) {
     return line;
   };
   std::string first = ask("Enter passphrase: ");
-  if (confirm && ask("Confirm passphrase: ") != first) {
-    ::close(tty);
-    throw InvalidArgument("the passphrases did not match");
+  if (confirm) {
+    std::string again = ask("Confirm passphrase: ");
+    const bool same = again == first;
+    secure_wipe(again.data(), again.size());
+    if (!same) {
+      secure_wipe(first.data(), first.size());
+      ::close(tty);
+      throw InvalidArgument("the passphrases did not match");
+    }
   }
   ::close(tty);
   if (first.empty()) throw InvalidArgument("an empty passphrase was given");
   return first;
 }
 
+/// Wipes a string holding a secret (a passphrase) however the scope is left.
+struct WipeString {
+  std::string& s;
+  ~WipeString() { secure_wipe(s.data(), s.size()); }
+};
+
 std::string text_of_file(const std::string& path) {
-  const bytes b = read_whole_file(path);
-  return std::string(b.begin(), b.end());
+  bytes b = read_whole_file(path);
+  std::string text(b.begin(), b.end());
+  secure_wipe(b.data(), b.size());
+  return text;
+}
+
+/// The identities of the files named by -i; the files' text (secret keys) is wiped once parsed.
+std::vector<age::Identity> identities_of(const std::vector<std::string>& paths) {
+  std::vector<age::Identity> out;
+  for (const std::string& f : paths) {
+    std::string text = text_of_file(f);
+    try {
+      for (age::Identity& id : age::parse_identities(text)) out.push_back(std::move(id));
+    } catch (...) {
+      secure_wipe(text.data(), text.size());
+      throw;
+    }
+    secure_wipe(text.data(), text.size());
+  }
+  return out;
 }
 
 age::EngineOptions engine_options(const AgeArgs& a) {
@@ -164,6 +194,7 @@ age::EngineOptions engine_options(const AgeArgs& a) {
 
 int seal(const AgeArgs& a) {
   age::EncryptOptions o;
+  const WipeString wipe{o.passphrase};
   for (const std::string& r : a.recipients) o.recipients.push_back(age::Recipient::parse(r));
   for (const std::string& f : a.recipient_files)
     for (const age::Recipient& r : age::parse_recipients(text_of_file(f))) o.recipients.push_back(r);
@@ -187,8 +218,8 @@ int seal(const AgeArgs& a) {
 
 int open(const AgeArgs& a) {
   age::DecryptOptions o;
-  for (const std::string& f : a.identity_files)
-    for (age::Identity& id : age::parse_identities(text_of_file(f))) o.identities.push_back(std::move(id));
+  const WipeString wipe{o.passphrase};
+  o.identities = identities_of(a.identity_files);
   o.max_scrypt_log2_n = a.max_work_factor;
   o.run = engine_options(a);
   const StopOnSignal stop;

@@ -91,4 +91,10 @@ void chacha20_poly1305_run(Direction dir, CipherJob& job) {
   job.status = JobStatus::ok;
 }
 
+void chacha20_poly1305_wipe_key() {
+  EVP_CIPHER_CTX* ctx = context_for_this_thread();
+  const std::uint8_t zero_key[32] = {}, zero_nonce[12] = {};
+  if (ctx && EVP_CipherInit_ex2(ctx, nullptr, zero_key, zero_nonce, 1, nullptr) != 1) ERR_clear_error();
+}
+
 }  // namespace cryptaccel::cpu

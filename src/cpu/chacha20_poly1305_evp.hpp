@@ -13,4 +13,8 @@ namespace cryptaccel::cpu {
 /// returned). Sets status, out_len and error.
 void chacha20_poly1305_run(Direction dir, CipherJob& job);
 
+/// Overwrites the key this thread's EVP context holds from its last job (call after a run of jobs, as the AES path
+/// wipes its context).
+void chacha20_poly1305_wipe_key();
+
 }  // namespace cryptaccel::cpu

@@ -57,6 +57,7 @@ class CpuEngine final : public engine::Engine {
     if (spec.mode == Mode::poly1305) {
       for (CipherJob& job : jobs)
         if (job.status == JobStatus::pending) chacha20_poly1305_run(dir, job);
+      chacha20_poly1305_wipe_key();
       return;
     }
     if (spec.cipher == BlockCipher::sm4) {
