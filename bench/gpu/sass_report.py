@@ -40,7 +40,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 ARCH = "sm_90"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # bench/gpu/ -> the repository
 DEFAULT_BUILD = os.path.relpath(os.path.join(REPO, "build", "gpu"))
-OBJECT_GLOB = "src/CMakeFiles/cryptaccel.dir/cuda/*.cu.o"  # under the build tree
+OBJECT_GLOB = "src/CMakeFiles/cryptaccel.dir/cuda/**/*.cu.o"  # under the build tree; src/cuda has subfolders
 
 # ---- H100 (compute capability 9.0) limits: CUDA C++ Programming Guide, "Technical Specifications per Compute
 # Capability", column 9.0, and the CUDA occupancy calculator's allocation rules. ----------------------------------
@@ -1049,7 +1049,7 @@ def inputs(args: argparse.Namespace) -> List[str]:
     """The objects to read: the arguments, else the CUDA objects of the build tree."""
     if args.objects:
         return args.objects
-    return sorted(glob.glob(os.path.join(args.build, OBJECT_GLOB)))
+    return sorted(glob.glob(os.path.join(args.build, OBJECT_GLOB), recursive=True))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
