@@ -14,14 +14,51 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cryptaccel/error.hpp"
 #include "cryptaccel/stream.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::age {
+
+/// Why decrypt() refused a file, in the classes of the age test kit (C2SP CCTV "age"), so that a caller can tell a
+/// damaged file from a wrong key.
+enum class Failure {
+  armor,       ///< the ASCII armor does not parse
+  header,      ///< the header does not parse (or a stanza is malformed, a work factor above the limit)
+  no_match,    ///< the header parsed, but no identity or passphrase opens any stanza
+  header_mac,  ///< a stanza opened, but the header MAC does not verify
+  payload,     ///< the header verified, but a payload chunk did not (modified, truncated, reordered, appended to)
+};
+
+/// The name of a failure as the test kit writes it ("armor failure", "header failure", "no match", "HMAC failure",
+/// "payload failure").
+std::string_view failure_name(Failure failure);
+
+/// decrypt() of a file whose armor or header does not parse (Failure::armor, Failure::header).
+class MalformedFile : public InvalidArgument {
+ public:
+  MalformedFile(Failure failure, const std::string& what) : InvalidArgument(what), failure_(failure) {}
+  Failure failure() const { return failure_; }
+
+ private:
+  Failure failure_;
+};
+
+/// decrypt() of a well-formed file that does not open: no identity matched, the header MAC, or a payload chunk
+/// (Failure::no_match, Failure::header_mac, Failure::payload).
+class OpenFailed : public AuthenticationFailed {
+ public:
+  OpenFailed(Failure failure, const std::string& what) : AuthenticationFailed(what), failure_(failure) {}
+  Failure failure() const { return failure_; }
+
+ private:
+  Failure failure_;
+};
 
 /// An X25519 recipient: the public key that "age1..." encodes.
 class Recipient {
@@ -98,6 +135,9 @@ struct DecryptOptions {
   std::vector<Identity> identities;
   std::string passphrase;
   unsigned max_scrypt_log2_n = kMaxScryptLog2N;
+  /// Whether the file is armored: unset detects it from the first bytes (as `age -d` does); true requires the armor
+  /// (anything else is Failure::armor); false reads the binary format only.
+  std::optional<bool> armored;
   EngineOptions run;
 };
 
@@ -112,11 +152,12 @@ bool needs_passphrase(bytes_view start);
 void encrypt(const StreamReader& read, const StreamSink& write, const EncryptOptions& options);
 
 /// Decrypts an age file (binary or armored). Plaintext reaches `write` chunk by chunk in order, each only after its
-/// tag verified. Throws AuthenticationFailed (no identity opens the file, a wrong passphrase, a bad header MAC, a
-/// chunk whose tag fails: tampering, truncation, reordering, appended data) or InvalidArgument (a malformed header,
-/// an scrypt work factor above the limit); the messages name the byte offset of the payload where it failed. What
-/// was written before a failure was verified; callers that must not release a partial result write it somewhere
-/// they can discard (the CLI: a temporary file).
+/// tag verified. Throws OpenFailed (no identity opens the file, a wrong passphrase, a bad header MAC, a chunk whose
+/// tag fails: tampering, truncation, reordering, appended data) or MalformedFile (malformed armor or header, an
+/// scrypt work factor above the limit), each saying which Failure; the messages name the byte offset of the payload
+/// where it failed. InvalidArgument for a misuse (no identity or passphrase given, identities for a passphrase
+/// file). What was written before a failure was verified; callers that must not release a partial result write it
+/// somewhere they can discard (the CLI: a temporary file).
 void decrypt(const StreamReader& read, const StreamSink& write, const DecryptOptions& options);
 
 /// encrypt()/decrypt() of data in memory.

@@ -91,6 +91,27 @@ class EngineUnavailable(Error):
     __module__ = "cryptaccel"
 
 
+class MalformedFile(InvalidArgument):
+    """An age file whose ASCII armor or header does not parse (``cryptaccel.age.MalformedFile``).
+
+    ``failure`` says which, as the age test kit names it: ``"armor failure"`` or ``"header failure"``.
+    """
+
+    __module__ = "cryptaccel.age"
+    failure: str = "header failure"
+
+
+class OpenFailed(AuthenticationFailed):
+    """A well-formed age file that does not open (``cryptaccel.age.OpenFailed``).
+
+    ``failure``: ``"no match"`` (no identity or passphrase opens a stanza), ``"HMAC failure"`` (the header MAC) or
+    ``"payload failure"`` (a chunk is modified, truncated, reordered or appended to).
+    """
+
+    __module__ = "cryptaccel.age"
+    failure: str = "payload failure"
+
+
 # nanobind's own message for arguments its generated signature does not accept starts with "<name>(): incompatible
 # function arguments" and lists the private signature; it must not reach users.
 _NANOBIND_MARKER = "incompatible function arguments"

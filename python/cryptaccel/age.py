@@ -15,9 +15,12 @@ the GIL is released while they run. Decryption releases a chunk only after its t
 nothing on failure; ``decrypt_io`` has handed the verified chunks to ``write`` before it raises; ``decrypt_file``
 writes a temporary file next to the destination and renames it only when everything verified.
 
-Errors: :class:`cryptaccel.AuthenticationFailed` (no identity matches, a wrong passphrase, a modified, truncated or
-reordered file; the message names the chunk and its offset), :class:`cryptaccel.InvalidArgument` (a malformed key
-or header, an scrypt work factor above ``max_work_factor``), :class:`cryptaccel.InvalidArgumentType`.
+Errors: :class:`OpenFailed`, a :class:`cryptaccel.AuthenticationFailed` (no identity matches, a wrong passphrase, a
+modified, truncated or reordered file; the message names the chunk and its offset); :class:`MalformedFile`, a
+:class:`cryptaccel.InvalidArgument` (malformed armor or header, an scrypt work factor above ``max_work_factor``).
+Both have ``failure``, the age test kit's name of the check that failed (``"no match"``, ``"HMAC failure"``,
+``"payload failure"``, ``"armor failure"``, ``"header failure"``). :class:`cryptaccel.InvalidArgument` also for a
+malformed key or a misuse; :class:`cryptaccel.InvalidArgumentType` for a wrong type.
 """
 
 from __future__ import annotations
@@ -27,10 +30,10 @@ import tempfile
 from typing import Any, BinaryIO, Iterable, List, Optional, Sequence, Union
 
 from . import _cryptaccel as _ext
-from ._errors import InvalidArgumentType
+from ._errors import InvalidArgumentType, MalformedFile, OpenFailed
 
 __all__ = ["Identity", "Recipient", "encrypt", "decrypt", "encrypt_io", "decrypt_io", "encrypt_file", "decrypt_file",
-           "DEFAULT_WORK_FACTOR", "MAX_WORK_FACTOR", "CHUNK_SIZE"]
+           "MalformedFile", "OpenFailed", "DEFAULT_WORK_FACTOR", "MAX_WORK_FACTOR", "CHUNK_SIZE"]
 
 #: scrypt work factor (log2 N) of passphrase encryption, and the largest one decryption accepts by default (as age).
 DEFAULT_WORK_FACTOR = 18
@@ -141,10 +144,11 @@ def encrypt(data: Any, recipients: Optional[Sequence[Union[Recipient, str]]] = N
 
 
 def decrypt(data: Any, identities: Optional[Sequence[Union[Identity, str]]] = None, *,
-            passphrase: Optional[str] = None, max_work_factor: int = MAX_WORK_FACTOR, engine: str = "auto",
-            threads: int = 0) -> bytes:
-    """The plaintext of an age file (binary or armored), opened with ``identities`` or a ``passphrase``."""
-    return _ext._age_decrypt(data, _identities(identities), passphrase, max_work_factor, engine, threads)
+            passphrase: Optional[str] = None, max_work_factor: int = MAX_WORK_FACTOR, armored: Optional[bool] = None,
+            engine: str = "auto", threads: int = 0) -> bytes:
+    """The plaintext of an age file, opened with ``identities`` or a ``passphrase``. ``armored``: None detects the
+    ASCII armor from the first bytes (as ``age -d``), True requires it, False reads the binary format only."""
+    return _ext._age_decrypt(data, _identities(identities), passphrase, max_work_factor, armored, engine, threads)
 
 
 def encrypt_io(src: BinaryIO, dst: BinaryIO, recipients: Optional[Sequence[Union[Recipient, str]]] = None, *,
@@ -155,11 +159,12 @@ def encrypt_io(src: BinaryIO, dst: BinaryIO, recipients: Optional[Sequence[Union
 
 
 def decrypt_io(src: BinaryIO, dst: BinaryIO, identities: Optional[Sequence[Union[Identity, str]]] = None, *,
-               passphrase: Optional[str] = None, max_work_factor: int = MAX_WORK_FACTOR, engine: str = "auto",
-               threads: int = 0) -> None:
+               passphrase: Optional[str] = None, max_work_factor: int = MAX_WORK_FACTOR,
+               armored: Optional[bool] = None, engine: str = "auto", threads: int = 0) -> None:
     """Streams the age file ``src`` to ``dst``, each chunk written only after its tag verified; on failure the
-    verified chunks have been written and the error names the first bad one."""
-    _ext._age_decrypt_io(src.read, dst.write, _identities(identities), passphrase, max_work_factor, engine, threads)
+    verified chunks have been written and the error names the first bad one. ``armored`` as in :func:`decrypt`."""
+    _ext._age_decrypt_io(src.read, dst.write, _identities(identities), passphrase, max_work_factor, armored, engine,
+                         threads)
 
 
 def _atomic(dst: Union[str, os.PathLike], fill) -> None:

@@ -40,8 +40,9 @@ age::EncryptOptions encrypt_options(const std::vector<std::string>& recipients, 
 }
 
 age::DecryptOptions decrypt_options(const std::vector<std::string>& identities, const std::optional<std::string>& pass,
-                                    unsigned max_work_factor) {
+                                    unsigned max_work_factor, std::optional<bool> armored) {
   age::DecryptOptions o;
+  o.armored = armored;
   for (const std::string& i : identities) o.identities.push_back(age::Identity::parse(i));
   if (pass) o.passphrase = *pass;
   o.max_scrypt_log2_n = max_work_factor;
@@ -115,9 +116,9 @@ void register_age_bindings(nb::module_& m) {
         });
   m.def("_age_decrypt",
         [](nb::handle data, const std::vector<std::string>& identities, const std::optional<std::string>& pass,
-           unsigned max_work_factor, const std::string& engine, std::size_t threads) {
+           unsigned max_work_factor, std::optional<bool> armored, const std::string& engine, std::size_t threads) {
           const ByteArg in(data, "data");
-          age::DecryptOptions o = decrypt_options(identities, pass, max_work_factor);
+          age::DecryptOptions o = decrypt_options(identities, pass, max_work_factor, armored);
           o.run = engine_options(engine, threads);
           ca::bytes out;
           {
@@ -139,9 +140,9 @@ void register_age_bindings(nb::module_& m) {
         });
   m.def("_age_decrypt_io",
         [](nb::callable reader, nb::callable writer, const std::vector<std::string>& identities,
-           const std::optional<std::string>& pass, unsigned max_work_factor, const std::string& engine,
-           std::size_t threads) {
-          age::DecryptOptions o = decrypt_options(identities, pass, max_work_factor);
+           const std::optional<std::string>& pass, unsigned max_work_factor, std::optional<bool> armored,
+           const std::string& engine, std::size_t threads) {
+          age::DecryptOptions o = decrypt_options(identities, pass, max_work_factor, armored);
           o.run = engine_options(engine, threads);
           const ca::StreamReader read = python_reader(reader);
           const ca::StreamSink write = python_writer(writer);

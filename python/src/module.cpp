@@ -24,6 +24,7 @@
 #include "age_bindings.hpp"
 #include "arg_error.hpp"
 #include "byte_arg.hpp"
+#include "cryptaccel/age.hpp"
 #include "cryptaccel/cryptaccel.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "cuda_bindings.hpp"
@@ -54,12 +55,30 @@ struct ExceptionTypes {
   PyObject* bad_decrypt = nullptr;
   PyObject* invalid_ciphertext = nullptr;
   PyObject* engine_unavailable = nullptr;
+  PyObject* age_malformed_file = nullptr;
+  PyObject* age_open_failed = nullptr;
 };
 ExceptionTypes g_exc;
 
 PyObject* load_exception_type(const nb::module_& errors, const char* name) {
   nb::object type = errors.attr(name);
   return type.release().ptr();
+}
+
+/// Raises `type(what)` with the attribute `failure` set to the age test kit's name of `failure`.
+void set_age_error(PyObject* type, const char* what, ca::age::Failure failure) {
+  PyObject* exc = PyObject_CallFunction(type, "s", what);
+  if (!exc) return;  // the call's own error stays set
+  const std::string_view name = ca::age::failure_name(failure);
+  PyObject* text = PyUnicode_FromStringAndSize(name.data(), static_cast<Py_ssize_t>(name.size()));
+  if (!text || PyObject_SetAttrString(exc, "failure", text) != 0) {
+    Py_XDECREF(text);
+    Py_DECREF(exc);
+    return;
+  }
+  Py_DECREF(text);
+  PyErr_SetObject(type, exc);
+  Py_DECREF(exc);
 }
 
 void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
@@ -69,6 +88,10 @@ void translate_cryptaccel_errors(const std::exception_ptr& p, void*) {
     std::rethrow_exception(p);
   } catch (const pyca::ArgumentTypeError& e) {
     PyErr_SetString(g_exc.invalid_argument_type, e.what());
+  } catch (const ca::age::MalformedFile& e) {
+    set_age_error(g_exc.age_malformed_file, e.what(), e.failure());
+  } catch (const ca::age::OpenFailed& e) {
+    set_age_error(g_exc.age_open_failed, e.what(), e.failure());
   } catch (const ca::InvalidArgument& e) {
     PyErr_SetString(g_exc.invalid_argument, e.what());
   } catch (const ca::AuthenticationFailed& e) {
@@ -339,6 +362,8 @@ NB_MODULE(_cryptaccel, m) {
   g_exc.bad_decrypt = load_exception_type(errors, "BadDecrypt");
   g_exc.invalid_ciphertext = load_exception_type(errors, "InvalidCiphertext");
   g_exc.engine_unavailable = load_exception_type(errors, "EngineUnavailable");
+  g_exc.age_malformed_file = load_exception_type(errors, "MalformedFile");
+  g_exc.age_open_failed = load_exception_type(errors, "OpenFailed");
   nb::register_exception_translator(translate_cryptaccel_errors);
 
   m.attr("__version__") = ca::kVersion;

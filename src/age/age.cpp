@@ -64,31 +64,33 @@ Stanza x25519_stanza(const Recipient& to, const FileKey& file_key) {
   Key32 ephemeral{};
   random_fill(ephemeral);
   const Key32 share = x25519_public(ephemeral);
-  Key32 shared = x25519_shared(ephemeral, to.key());
+  std::optional<Key32> shared = x25519_shared(ephemeral, to.key());
   secure_wipe(ephemeral.data(), ephemeral.size());
+  if (!shared) throw InvalidArgument("age: the recipient " + to.to_string() + " is a low-order point (no shared secret)");
   bytes salt(share.begin(), share.end());
   salt.insert(salt.end(), to.key().begin(), to.key().end());
-  Key32 wrap_key = hkdf32(shared, salt, kX25519Info);
-  secure_wipe(shared.data(), shared.size());
+  Key32 wrap_key = hkdf32(*shared, salt, kX25519Info);
+  secure_wipe(shared->data(), shared->size());
   Stanza s{"X25519", {base64_encode(share, false)}, wrap(wrap_key, file_key)};
   secure_wipe(wrap_key.data(), wrap_key.size());
   return s;
 }
 
 std::optional<FileKey> open_x25519(const Stanza& s, const std::vector<Identity>& identities) {
-  if (s.args.size() != 1) throw InvalidArgument("age header: an X25519 stanza must have one argument");
+  if (s.args.size() != 1) throw MalformedFile(Failure::header, "age header: an X25519 stanza must have one argument");
   const auto share = base64_decode(s.args[0], false);
-  if (!share || share->size() != 32) throw InvalidArgument("age header: malformed X25519 share");
-  if (s.body.size() != kWrappedKey) throw InvalidArgument("age header: an X25519 stanza body must be 32 bytes");
+  if (!share || share->size() != 32) throw MalformedFile(Failure::header, "age header: malformed X25519 share");
+  if (s.body.size() != kWrappedKey) throw MalformedFile(Failure::header, "age header: an X25519 stanza body must be 32 bytes");
   Key32 share32{};
   std::copy(share->begin(), share->end(), share32.begin());
   for (const Identity& id : identities) {
-    Key32 shared = x25519_shared(id.secret(), share32);
+    std::optional<Key32> shared = x25519_shared(id.secret(), share32);
+    if (!shared) throw MalformedFile(Failure::header, "age header: an X25519 share of low order (no shared secret)");
     const Recipient me = id.recipient();
     bytes salt(share32.begin(), share32.end());
     salt.insert(salt.end(), me.key().begin(), me.key().end());
-    Key32 wrap_key = hkdf32(shared, salt, kX25519Info);
-    secure_wipe(shared.data(), shared.size());
+    Key32 wrap_key = hkdf32(*shared, salt, kX25519Info);
+    secure_wipe(shared->data(), shared->size());
     auto key = unwrap(wrap_key, s.body);
     secure_wipe(wrap_key.data(), wrap_key.size());
     if (key) return key;
@@ -112,21 +114,22 @@ Stanza scrypt_stanza(std::string_view passphrase, unsigned log2_n, const FileKey
 }
 
 std::optional<FileKey> open_scrypt(const Stanza& s, const DecryptOptions& options) {
-  if (s.args.size() != 2) throw InvalidArgument("age header: an scrypt stanza must have two arguments");
+  if (s.args.size() != 2) throw MalformedFile(Failure::header, "age header: an scrypt stanza must have two arguments");
   const auto salt = base64_decode(s.args[0], false);
-  if (!salt || salt->size() != 16) throw InvalidArgument("age header: malformed scrypt salt");
+  if (!salt || salt->size() != 16) throw MalformedFile(Failure::header, "age header: malformed scrypt salt");
   const std::string& wf = s.args[1];
   if (wf.empty() || wf.size() > 2 || wf[0] == '0' || wf.find_first_not_of("0123456789") != std::string::npos)
-    throw InvalidArgument("age header: malformed scrypt work factor '" + wf + "'");
+    throw MalformedFile(Failure::header, "age header: malformed scrypt work factor '" + wf + "'");
   const unsigned log2_n = static_cast<unsigned>(std::stoul(wf));
   if (log2_n > options.max_scrypt_log2_n)
-    throw InvalidArgument("age: the scrypt work factor 2^" + wf + " is above the limit 2^" +
-                          std::to_string(options.max_scrypt_log2_n) + " (opening it would take too long)");
-  if (s.body.size() != kWrappedKey) throw InvalidArgument("age header: an scrypt stanza body must be 32 bytes");
+    throw MalformedFile(Failure::header, "age: the scrypt work factor 2^" + wf + " is above the limit 2^" +
+                                                std::to_string(options.max_scrypt_log2_n) +
+                                                " (opening it would take too long)");
+  if (s.body.size() != kWrappedKey) throw MalformedFile(Failure::header, "age header: an scrypt stanza body must be 32 bytes");
   Key32 key = scrypt_wrap_key(options.passphrase, *salt, log2_n);
   auto file_key = unwrap(key, s.body);
   secure_wipe(key.data(), key.size());
-  if (!file_key) throw AuthenticationFailed("age: wrong passphrase (the scrypt stanza did not open)");
+  if (!file_key) throw OpenFailed(Failure::no_match, "age: wrong passphrase (the scrypt stanza did not open)");
   return file_key;
 }
 
@@ -135,17 +138,19 @@ FileKey find_file_key(const Header& h, const DecryptOptions& options) {
   bool has_scrypt = false;
   for (const Stanza& s : h.stanzas) has_scrypt |= s.type == "scrypt";
   if (has_scrypt) {
-    if (h.stanzas.size() != 1) throw InvalidArgument("age header: an scrypt stanza must be the only stanza");
+    if (h.stanzas.size() != 1) throw MalformedFile(Failure::header, "age header: an scrypt stanza must be the only stanza");
     if (options.passphrase.empty())
       throw InvalidArgument("age: the file is encrypted with a passphrase; give the passphrase, not identities");
     return *open_scrypt(h.stanzas[0], options);
   }
+  if (options.identities.empty() && !options.passphrase.empty())
+    throw OpenFailed(Failure::no_match, "age: the file is not encrypted with a passphrase (it has no scrypt stanza)");
   if (options.identities.empty()) throw InvalidArgument("age: no identity given to open the file with");
   for (const Stanza& s : h.stanzas) {
     if (s.type != "X25519") continue;  // other recipient types are not ours: skipped, as the spec says
     if (auto key = open_x25519(s, options.identities)) return *key;
   }
-  throw AuthenticationFailed("age: no identity matched any of the file's recipients");
+  throw OpenFailed(Failure::no_match, "age: no identity matched any of the file's recipients");
 }
 
 /// A StreamReader over memory that stays valid while it is used.
@@ -158,14 +163,16 @@ StreamReader memory_reader(bytes_view data) {
   };
 }
 
-/// An age file's input: the bytes of `read`, through the armor's decoder when it starts with the armor.
+/// An age file's input: the bytes of `read`, through the armor's decoder when `armored` says so or, unset, when
+/// the file starts with the armor.
 class FileInput {
  public:
-  explicit FileInput(const StreamReader& read) : raw_(std::make_shared<AgeInput>(read)) {}
+  explicit FileInput(const StreamReader& read, std::optional<bool> armored = std::nullopt)
+      : raw_(std::make_shared<AgeInput>(read)), armored_(armored) {}
   AgeInput& get() {
     if (!decided_) {
       decided_ = true;
-      if (age::is_armored(raw_->peek(kArmorBegin.size() + 64)))
+      if (armored_.value_or(age::is_armored(raw_->peek(kArmorBegin.size() + 64))))
         decoded_ = std::make_unique<AgeInput>(armor_reader(raw_));
     }
     return decoded_ ? *decoded_ : *raw_;
@@ -173,6 +180,7 @@ class FileInput {
 
  private:
   std::shared_ptr<AgeInput> raw_;
+  std::optional<bool> armored_;
   std::unique_ptr<AgeInput> decoded_;
   bool decided_ = false;
 };
@@ -231,8 +239,19 @@ void encrypt(const StreamReader& read, const StreamSink& write, const EncryptOpt
   if (armor) armor->finish();
 }
 
+std::string_view failure_name(Failure failure) {
+  switch (failure) {
+    case Failure::armor: return "armor failure";
+    case Failure::header: return "header failure";
+    case Failure::no_match: return "no match";
+    case Failure::header_mac: return "HMAC failure";
+    case Failure::payload: return "payload failure";
+  }
+  return "unknown failure";
+}
+
 void decrypt(const StreamReader& read, const StreamSink& write, const DecryptOptions& options) {
-  FileInput file(read);
+  FileInput file(read, options.armored);
   AgeInput* in = &file.get();
   const Header h = read_header(*in);
   FileKey file_key = find_file_key(h, options);
@@ -241,12 +260,12 @@ void decrypt(const StreamReader& read, const StreamSink& write, const DecryptOpt
   secure_wipe(mac_key.data(), mac_key.size());
   if (!ct::equal(mac.data(), h.mac.data(), mac.size())) {
     secure_wipe(file_key.data(), file_key.size());
-    throw AuthenticationFailed("age: the header MAC does not verify: the header was modified");
+    throw OpenFailed(Failure::header_mac, "age: the header MAC does not verify: the header was modified");
   }
   std::array<std::uint8_t, 16> nonce{};
   if (in->read(nonce) != nonce.size()) {
     secure_wipe(file_key.data(), file_key.size());
-    throw InvalidArgument("age: the file ends after the header (no payload nonce)");
+    throw MalformedFile(Failure::header, "age: the file ends after the header (no whole payload nonce)");
   }
   Key32 payload_key = hkdf32(file_key, nonce, "payload");
   secure_wipe(file_key.data(), file_key.size());

@@ -15,6 +15,8 @@ constexpr std::size_t kArmorColumns = 64;
 
 bool is_space(std::uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+[[noreturn]] void bad_armor(const char* why) { throw MalformedFile(Failure::armor, std::string("armor: ") + why); }
+
 }  // namespace
 
 bool AgeInput::fill(std::size_t want) {
@@ -34,7 +36,7 @@ bytes_view AgeInput::peek(std::size_t n) {
   return bytes_view(buf_.data() + at_, std::min(n, buf_.size() - at_));
 }
 
-std::string AgeInput::line(std::size_t max, const char* what) {
+std::string AgeInput::line(std::size_t max, const char* what, Failure failure, bool eof_ends_line) {
   for (std::size_t scanned = 0;;) {
     const auto begin = buf_.begin() + static_cast<std::ptrdiff_t>(at_);
     const auto nl = std::find(begin + static_cast<std::ptrdiff_t>(scanned), buf_.end(), '\n');
@@ -48,9 +50,17 @@ std::string AgeInput::line(std::size_t max, const char* what) {
     }
     scanned = buf_.size() - at_;
     if (scanned > max) break;
-    if (!fill(scanned + 1)) throw InvalidArgument(std::string(what) + " ends too early (the file is truncated)");
+    if (!fill(scanned + 1)) {
+      if (eof_ends_line && scanned > 0) {  // fill() may have moved the buffer: `begin` is stale
+        std::string out(buf_.begin() + static_cast<std::ptrdiff_t>(at_), buf_.end());
+        at_ = buf_.size();
+        consumed_ += scanned;
+        return out;
+      }
+      throw MalformedFile(failure, std::string(what) + " ends too early (the file is truncated)");
+    }
   }
-  throw InvalidArgument(std::string(what) + " has a line longer than " + std::to_string(max) + " bytes");
+  throw MalformedFile(failure, std::string(what) + " has a line longer than " + std::to_string(max) + " bytes");
 }
 
 std::size_t AgeInput::read(mutable_bytes out) {
@@ -73,15 +83,15 @@ namespace {
 void expect_only_whitespace(AgeInput& in) {
   for (bytes_view rest = in.peek(4096); !rest.empty(); rest = in.peek(4096)) {
     for (const std::uint8_t c : rest)
-      if (!is_space(c)) throw InvalidArgument("armor: data after the END line");
+      if (!is_space(c)) bad_armor("data after the END line");
     std::uint8_t sink[4096];
     in.read(mutable_bytes(sink, rest.size()));
   }
 }
 
-/// The next armor line, without '\n' (or "\r\n").
+/// The next armor line, without '\n' (or "\r\n"); the END line may end the file without one.
 std::string armor_line(AgeInput& in, std::size_t max) {
-  std::string l = in.line(max + 1, "armor");
+  std::string l = in.line(max + 1, "armor", Failure::armor, true);
   if (!l.empty() && l.back() == '\r') l.pop_back();
   return l;
 }
@@ -113,7 +123,7 @@ StreamReader armor_reader(std::shared_ptr<AgeInput> in) {
           std::uint8_t skip;
           in.read(mutable_bytes(&skip, 1));
         }
-        if (armor_line(in, kArmorBegin.size()) != kArmorBegin) throw InvalidArgument("armor: no BEGIN line");
+        if (armor_line(in, kArmorBegin.size()) != kArmorBegin) bad_armor("no BEGIN line");
         st->started = true;
       }
       const std::string l = armor_line(in, kArmorColumns);
@@ -122,11 +132,11 @@ StreamReader armor_reader(std::shared_ptr<AgeInput> in) {
         st->ended = true;
         break;
       }
-      if (l.empty() || l.size() > kArmorColumns) throw InvalidArgument("armor: a data line of the wrong length");
+      if (l.empty() || l.size() > kArmorColumns) bad_armor("a data line of the wrong length");
       auto data = base64_decode(l, true);
-      if (!data) throw InvalidArgument("armor: malformed base64");
+      if (!data) bad_armor("malformed base64");
       if (l.size() < kArmorColumns || l.back() == '=') {  // the last data line: the END line follows
-        if (armor_line(in, kArmorEnd.size()) != kArmorEnd) throw InvalidArgument("armor: no END line after the data");
+        if (armor_line(in, kArmorEnd.size()) != kArmorEnd) bad_armor("no END line after the data");
         expect_only_whitespace(in);
         st->ended = true;
       }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cryptaccel/age.hpp"
 #include "cryptaccel/stream.hpp"
 #include "cryptaccel/types.hpp"
 
@@ -15,9 +16,9 @@ class AgeInput {
   explicit AgeInput(StreamReader read) : read_(std::move(read)) {}
   /// Up to `n` bytes ahead without taking them (fewer only at the end of the input).
   bytes_view peek(std::size_t n);
-  /// The next line without its '\n'. Throws InvalidArgument(`what` + "...") at the end of the input or when no '\n'
-  /// comes within `max` bytes.
-  std::string line(std::size_t max, const char* what);
+  /// The next line without its '\n'. Throws MalformedFile(`failure`, `what` + "...") at the end of the input or when
+  /// no '\n' comes within `max` bytes; with `eof_ends_line`, a last line without '\n' is a line too.
+  std::string line(std::size_t max, const char* what, Failure failure, bool eof_ends_line = false);
   /// Fills `out` as far as the input goes (fewer bytes only at its end), as StreamReader does.
   std::size_t read(mutable_bytes out);
   /// Bytes taken so far (lines with their '\n').
@@ -34,7 +35,7 @@ class AgeInput {
 
 /// A StreamReader that decodes the armor ("-----BEGIN AGE ENCRYPTED FILE-----", 64-column padded base64,
 /// "-----END AGE ENCRYPTED FILE-----") from `in`, strictly as age does: whitespace only around the armor, every data
-/// line but the last exactly 64 characters, padding only at the end. Throws InvalidArgument("armor: ...").
+/// line but the last exactly 64 characters, padding only at the end. Throws MalformedFile(Failure::armor, "armor: ...").
 StreamReader armor_reader(std::shared_ptr<AgeInput> in);
 
 /// A StreamSink that writes the armor around what it is given; `finish` writes the last line and the end marker.

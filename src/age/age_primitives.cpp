@@ -51,7 +51,7 @@ Key32 x25519_public(const Key32& secret) {
   return pub;
 }
 
-Key32 x25519_shared(const Key32& secret, const Key32& peer) {
+std::optional<Key32> x25519_shared(const Key32& secret, const Key32& peer) {
   const Pkey mine = private_key(secret);
   const Pkey theirs(EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, peer.data(), peer.size()));
   if (!theirs) fail("X25519 peer key");
@@ -62,11 +62,11 @@ Key32 x25519_shared(const Key32& secret, const Key32& peer) {
   if (!ctx || EVP_PKEY_derive_init(ctx.get()) != 1 || EVP_PKEY_derive_set_peer(ctx.get(), theirs.get()) != 1 ||
       EVP_PKEY_derive(ctx.get(), shared.data(), &len) != 1 || len != shared.size()) {
     ERR_clear_error();
-    throw Error("age: X25519 gave an all-zero shared secret (a low-order public key)");
+    return std::nullopt;
   }
   unsigned char any = 0;
   for (const std::uint8_t b : shared) any |= b;
-  if (!any) throw Error("age: X25519 gave an all-zero shared secret (a low-order public key)");
+  if (!any) return std::nullopt;
   return shared;
 }
 

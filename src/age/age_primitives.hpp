@@ -2,6 +2,7 @@
 // X25519 (RFC 7748), HKDF-SHA-256 (RFC 5869), HMAC-SHA-256, scrypt (RFC 7914), and the system's random bytes.
 #pragma once
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <string_view>
 
@@ -16,8 +17,8 @@ void random_fill(mutable_bytes out);
 
 /// X25519(secret, 9): the public share of a secret scalar.
 Key32 x25519_public(const Key32& secret);
-/// X25519(secret, peer); throws Error("... all-zero shared secret") for a low-order peer point, as age requires.
-Key32 x25519_shared(const Key32& secret, const Key32& peer);
+/// X25519(secret, peer); none for a low-order peer point (an all-zero shared secret), which age refuses.
+std::optional<Key32> x25519_shared(const Key32& secret, const Key32& peer);
 
 /// HKDF-SHA-256 (extract and expand) of `ikm` with `salt` and `info` into `out`.
 void hkdf_sha256(bytes_view ikm, bytes_view salt, std::string_view info, mutable_bytes out);

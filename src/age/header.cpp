@@ -13,7 +13,7 @@ constexpr std::size_t kMaxLine = 64 * 1024;
 /// Most header bytes read before giving up (a denial-of-service bound; real headers are hundreds of bytes).
 constexpr std::size_t kMaxHeader = 16 * 1024 * 1024;
 
-[[noreturn]] void bad(const std::string& why) { throw InvalidArgument("age header: " + why); }
+[[noreturn]] void bad(const std::string& why) { throw MalformedFile(Failure::header, "age header: " + why); }
 
 bool is_arg_char(char c) { return c >= 0x21 && c <= 0x7e; }
 
@@ -36,7 +36,7 @@ std::string header_mac_input(const std::vector<Stanza>& stanzas) {
 Header read_header(AgeInput& in) {
   Header h;
   auto next = [&] {
-    std::string l = in.line(kMaxLine, "age header");
+    std::string l = in.line(kMaxLine, "age header", Failure::header);
     h.mac_input += l + "\n";
     if (h.mac_input.size() > kMaxHeader) bad("longer than 16 MiB");
     return l;

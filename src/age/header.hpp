@@ -29,7 +29,7 @@ struct Header {
 std::string header_mac_input(const std::vector<Stanza>& stanzas);
 
 /// Reads a header from `in`, strictly (the version line, argument characters, canonical base64, body line lengths).
-/// Throws InvalidArgument("age header: ...").
+/// Throws MalformedFile(Failure::header, "age header: ...").
 Header read_header(AgeInput& in);
 
 }  // namespace cryptaccel::age

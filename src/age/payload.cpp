@@ -188,21 +188,30 @@ void open_payload(const std::array<std::uint8_t, 32>& key, AgeInput& in, const S
     bytes& plain = outputs[turn];  // the other one may still be being written
     const std::size_t n = carried + in.read(mutable_bytes(sealed).subspan(carried));
     const bool end = n < sealed.size();
-    if (end && n == 0 && index == 0) throw InvalidArgument("age: the file has a header but no payload");
-    const std::size_t count = end ? (n + kSealedChunk - 1) / kSealedChunk : batch - 1;
+    if (end && n == 0 && index == 0) throw OpenFailed(Failure::payload, "age: the file has a header but no payload");
+    std::size_t count = end ? (n + kSealedChunk - 1) / kSealedChunk : batch - 1;
+    // A malformed end of the file (a final piece shorter than a tag, or an empty last chunk after others) is
+    // reported after the chunks before it are opened and released, as age releases them one by one.
+    std::string defect;
+    bool final_in_batch = end;
     if (end) {
-      const std::size_t last = n - (count - 1) * kSealedChunk;
-      if (count == 0 || last < kTag)
-        throw AuthenticationFailed("age: the payload is truncated inside " + where(index + (count ? count - 1 : 0)));
-      if (last == kTag && index + count > 1)
-        throw AuthenticationFailed("age: the last chunk is empty, which only an empty file may have (" +
-                                   where(index + count - 1) + "): the file was modified");
+      const std::size_t last = n - (count ? count - 1 : 0) * kSealedChunk;
+      if (count == 0 || last < kTag) {
+        defect = "age: the payload is truncated inside " + where(index + (count ? count - 1 : 0));
+      } else if (last == kTag && index + count > 1) {
+        defect = "age: the last chunk is empty, which only an empty file may have (" + where(index + count - 1) +
+                 "): the file was modified";
+      }
+      if (!defect.empty()) {
+        count = count ? count - 1 : 0;
+        final_in_batch = false;
+      }
     }
     jobs.clear();
     std::size_t out_len = 0;
     for (std::size_t c = 0; c < count; ++c) {
       const std::size_t len = std::min(kSealedChunk, n - c * kSealedChunk) - kTag;
-      nonces[c] = chunk_nonce(index + c, end && c + 1 == count);
+      nonces[c] = chunk_nonce(index + c, final_in_batch && c + 1 == count);
       const std::uint8_t* chunk = sealed.data() + c * kSealedChunk;
       std::memcpy(tags[c].data(), chunk + len, kTag);
       CipherJob job;
@@ -214,14 +223,36 @@ void open_payload(const std::array<std::uint8_t, 32>& key, AgeInput& in, const S
       jobs.push_back(job);
       out_len += len;
     }
-    run_chunks(jobs, Direction::decrypt, run);
+    if (!jobs.empty()) run_chunks(jobs, Direction::decrypt, run);
     for (std::size_t c = 0; c < count; ++c) {
       if (jobs[c].status == JobStatus::ok) continue;
-      writer.submit(bytes_view(plain.data(), c * kChunkBytes));  // the chunks before it verified
+      // As age reads: a whole chunk that does not open with the flag its position gives is tried with the other
+      // one. Opened as the final chunk with data after it, or as a middle chunk with nothing after it, it is
+      // released and the file refused (trailing data, or no final chunk): age releases the same bytes.
+      const bool positional_last = final_in_batch && c + 1 == count;
+      const bool whole = jobs[c].in.size() == kChunkBytes;
+      bool opened_flipped = false;
+      if (whole) {
+        nonces[c] = chunk_nonce(index + c, !positional_last);
+        jobs[c].iv = nonces[c];
+        run_chunks(std::span<CipherJob>(&jobs[c], 1), Direction::decrypt, run);
+        opened_flipped = jobs[c].status == JobStatus::ok;
+      }
+      writer.submit(bytes_view(plain.data(), (c + opened_flipped) * kChunkBytes));  // what verified
       writer.wait();
-      const bool last = end && c + 1 == count;
-      throw AuthenticationFailed("age: " + where(index + c) + " failed to authenticate: the file was modified" +
-                                 (last ? ", truncated or extended" : " or its chunks reordered"));
+      if (opened_flipped && positional_last)
+        throw OpenFailed(Failure::payload, "age: the payload ends without a final chunk after " + where(index + c) +
+                                               ": the file was truncated");
+      if (opened_flipped)
+        throw OpenFailed(Failure::payload, "age: data follows the final chunk, " + where(index + c) +
+                                               ": the file was extended");
+      throw OpenFailed(Failure::payload, "age: " + where(index + c) + " failed to authenticate: the file was modified" +
+                                             (positional_last ? ", truncated or extended" : " or its chunks reordered"));
+    }
+    if (!defect.empty()) {
+      writer.submit(bytes_view(plain.data(), out_len));
+      writer.wait();
+      throw OpenFailed(Failure::payload, defect);
     }
     writer.submit(bytes_view(plain.data(), out_len));
     index += count;

@@ -188,9 +188,10 @@ TEST(Age, DamageIsDetectedAndNothingUnverifiedIsReleased) {
     bad[p + k * kSealed + 7] ^= 0x80;
     expect_prefix(bad, k, "chunk " + std::to_string(k));
   }
-  // Truncation at a chunk boundary (the last chunk dropped) and inside a chunk.
-  expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 5 * kSealed)), 4, "dropped last");
-  expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 3 * kSealed)), 2, "cut at 3");
+  // Truncation at a chunk boundary (the last chunk dropped): every chunk left opens as a middle chunk and is
+  // released, as age releases them, and the missing final chunk fails the file. Inside a chunk: that chunk fails.
+  expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 5 * kSealed)), 5, "dropped last");
+  expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 3 * kSealed)), 3, "cut at 3");
   expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 3 * kSealed + 100)), 3, "cut in 3");
   expect_prefix(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p + 10)), 0, "cut in the first tag");
   // Two chunks swapped.
@@ -215,6 +216,42 @@ TEST(Age, DamageIsDetectedAndNothingUnverifiedIsReleased) {
   EXPECT_THROW(age::decrypt(empty_last, with(id)), AuthenticationFailed);
   // A header without payload.
   EXPECT_THROW(age::decrypt(bytes(file.begin(), file.begin() + static_cast<std::ptrdiff_t>(p)), with(id)), Error);
+}
+
+/// The failure class decrypt() reports for `file` (the test kit's names), or "success".
+std::string failure_of(const bytes& file, const age::DecryptOptions& options) {
+  try {
+    age::decrypt(file, options);
+  } catch (const age::MalformedFile& e) {
+    return std::string(age::failure_name(e.failure()));
+  } catch (const age::OpenFailed& e) {
+    return std::string(age::failure_name(e.failure()));
+  }
+  return "success";
+}
+
+TEST(Age, FailuresSayWhichCheckFailed) {
+  std::mt19937_64 rng(seed() + 4);
+  const age::Identity id = age::Identity::generate();
+  const bytes file = age::encrypt(random_bytes(rng, 1000), to(id));
+  const std::size_t p = payload_offset(file);
+  EXPECT_EQ(failure_of(file, with(id)), "success");
+  EXPECT_EQ(failure_of(file, with(age::Identity::generate())), "no match");
+  bytes bad = file;
+  bad[0] ^= 0x01;  // the version line
+  EXPECT_EQ(failure_of(bad, with(id)), "header failure");
+  bad = file;
+  bad[p - 30] = bad[p - 30] == 'A' ? 'B' : 'A';  // the MAC, still canonical base64 (a middle character)
+  EXPECT_EQ(failure_of(bad, with(id)), "HMAC failure");
+  bad = file;
+  bad[p + 20] ^= 0x01;  // the payload
+  EXPECT_EQ(failure_of(bad, with(id)), "payload failure");
+  age::DecryptOptions armored = with(id);
+  armored.armored = true;
+  EXPECT_EQ(failure_of(file, armored), "armor failure");
+  age::DecryptOptions passphrase;
+  passphrase.passphrase = "not this file's";
+  EXPECT_EQ(failure_of(file, passphrase), "no match");
 }
 
 }  // namespace
