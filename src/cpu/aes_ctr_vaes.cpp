@@ -15,6 +15,7 @@
 #include "cpu/aes_vaes_rounds.hpp"
 #include "common/cpu_features.hpp"
 #include "cryptaccel/types.hpp"
+#include "common/target_region.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -27,8 +28,7 @@ bool aes_ctr_vaes_serves(const CipherSpec& spec) {
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,vaes,aes,sse4.1")
+CA_TARGET_BEGIN("avx512f,avx512bw,vaes,aes,sse4.1")
 
 namespace cryptaccel::cpu {
 namespace {
@@ -94,4 +94,4 @@ void aes_ctr_vaes_run(const CipherSpec&, CipherJob& job) {
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END

@@ -13,6 +13,7 @@
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
 #include "common/cpu_features.hpp"
+#include "common/target_region.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -35,8 +36,7 @@ bool aes_ecb_cbc_vaes_serves(const CipherSpec& spec) {
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,vaes,aes,sse4.1")
+CA_TARGET_BEGIN("avx512f,avx512bw,vaes,aes,sse4.1")
 
 namespace cryptaccel::cpu {
 namespace {
@@ -131,7 +131,7 @@ void run_job(const CipherSpec& spec, Direction dir, CipherJob& job, const std::u
     if (spec.padding) {  // the last block: the rest of the input, then PKCS#7 (16 - rest bytes of that value)
       alignas(16) std::uint8_t last[16];
       const std::size_t rest = len - full;
-      std::memcpy(last, job.in.data() + full, rest);
+      if (rest) std::memcpy(last, job.in.data() + full, rest);  // an empty input may have no data()
       std::memset(last + rest, static_cast<int>(16 - rest), 16 - rest);
       if (cbc) cbc_encrypt<Rounds>(ek, chain, last, out + full, 16);
       else ecb<Rounds, true>(ek, last, out + full, 16);
@@ -180,4 +180,4 @@ void aes_cbc_vaes_decrypt(bytes_view key, const std::uint8_t iv[16], const std::
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END

@@ -19,6 +19,7 @@
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/ghash_pclmul_inline.hpp"
 #include "cryptaccel/types.hpp"
+#include "common/target_region.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -34,8 +35,7 @@ bool aes_gcm_vaes_serves(const CipherSpec& spec) {
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,vaes,vpclmulqdq,aes,pclmul,sse4.1,ssse3")
+CA_TARGET_BEGIN("avx512f,avx512bw,vaes,vpclmulqdq,aes,pclmul,sse4.1,ssse3")
 
 namespace cryptaccel::cpu {
 namespace {
@@ -305,4 +305,4 @@ std::unique_ptr<engine::GcmSplitKey> aes_gcm_vaes_split_key(BlockCipher cipher, 
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END

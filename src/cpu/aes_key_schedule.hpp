@@ -11,9 +11,9 @@
 #include <type_traits>
 
 #include "cryptaccel/types.hpp"
+#include "common/target_region.hpp"
 
-#pragma GCC push_options
-#pragma GCC target("sse2,ssse3,aes")
+CA_TARGET_BEGIN("sse2,ssse3,aes")
 
 namespace cryptaccel::cpu::aes_schedule {
 
@@ -132,7 +132,7 @@ inline void inverse_schedule(const std::uint8_t enc[15][16], int rounds, std::ui
 
 }  // namespace cryptaccel::cpu::aes_schedule
 
-#pragma GCC pop_options
+CA_TARGET_END
 
 namespace cryptaccel::cpu::aes_schedule {
 

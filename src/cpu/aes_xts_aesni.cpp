@@ -32,6 +32,7 @@
 #include "cpu/aes_vaes_rounds.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cryptaccel/types.hpp"
+#include "common/target_region.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -142,8 +143,7 @@ std::unique_ptr<engine::XtsSplitKey> aes_xts_aesni_split_key(BlockCipher cipher,
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC push_options
-#pragma GCC target("sse2,aes")
+CA_TARGET_BEGIN("sse2,aes")
 
 namespace cryptaccel::cpu {
 namespace {
@@ -354,4 +354,4 @@ void aes_xts_aesni_crypt(const AesXtsAesniKey& key, Direction dir, const std::ui
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END

@@ -109,7 +109,7 @@ void ecb_cbc(EVP_CIPHER_CTX* ctx, const CipherSpec& spec, Direction dir, CipherJ
     if (spec.padding) {
       std::uint8_t last[kBlock];
       const std::size_t rem = len - full;
-      std::memcpy(last, job.in.data() + full, rem);
+      if (rem) std::memcpy(last, job.in.data() + full, rem);  // an empty input may have no data()
       std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
       const bool ok = update(ctx, job.out.data() + full, last, kBlock);
       secure_wipe(last, sizeof last);

@@ -9,9 +9,9 @@
 #include <immintrin.h>
 
 #include "cpu/sm4_aesni.hpp"
+#include "common/target_region.hpp"
 
-#pragma GCC push_options
-#pragma GCC target("avx2,aes")
+CA_TARGET_BEGIN("avx2,aes")
 
 namespace cryptaccel::cpu {
 namespace {
@@ -83,7 +83,7 @@ void tau(const std::uint8_t* in, std::uint8_t* out) {
 }  // namespace
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END
 
 namespace cryptaccel::cpu {
 

@@ -8,9 +8,9 @@
 
 #include "common/cpu_features.hpp"
 #include "cpu/sm4_aesni.hpp"
+#include "common/target_region.hpp"
 
-#pragma GCC push_options
-#pragma GCC target("ssse3,aes")
+CA_TARGET_BEGIN("ssse3,aes")
 
 #include "cpu/sm4_v128.hpp"
 #include "cpu/sm4_simd_kernel.hpp"
@@ -39,7 +39,7 @@ void aesni_expand_key(const std::uint8_t key[16], std::uint32_t rk[32]) { sm4_ex
 
 }  // namespace cryptaccel::cpu
 
-#pragma GCC pop_options
+CA_TARGET_END
 
 namespace cryptaccel::cpu {
 

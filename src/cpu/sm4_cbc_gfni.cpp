@@ -26,6 +26,7 @@
 
 #include "common/cpu_features.hpp"
 #include "cryptaccel/types.hpp"
+#include "common/target_region.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -124,8 +125,7 @@ alignas(16) constexpr Masks kMasks = make_masks();
 
 }  // namespace
 
-#pragma GCC push_options
-#pragma GCC target("ssse3,gfni")
+CA_TARGET_BEGIN("ssse3,gfni")
 
 namespace {
 
@@ -195,7 +195,7 @@ void sm4_cbc_encrypt_gfni(const std::uint32_t rk[32], std::uint8_t chain[16], co
   secure_wipe(rkz, sizeof rkz);
 }
 
-#pragma GCC pop_options
+CA_TARGET_END
 
 bool sm4_cbc_gfni_available() {
   const CpuFeatures& f = cpu_features();

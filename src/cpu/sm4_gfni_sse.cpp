@@ -7,13 +7,13 @@
 #include <immintrin.h>
 
 #include "cpu/sm4_aesni.hpp"
+#include "common/target_region.hpp"
 
-#pragma GCC push_options
-#pragma GCC target("ssse3,aes,gfni")
+CA_TARGET_BEGIN("ssse3,aes,gfni")
 
 #include "cpu/sm4_gfni_v128.hpp"
 
-#pragma GCC pop_options
+CA_TARGET_END
 
 namespace cryptaccel::cpu {
 

@@ -37,7 +37,7 @@ void ecb_or_cbc_encrypt(const BlockCipherKey& key, const CipherSpec& spec, Ciphe
   const std::size_t full = len / kBlock;
   std::uint8_t last[kBlock];  // the PKCS#7-padded final block
   const std::size_t rem = len - full * kBlock;
-  std::memcpy(last, job.in.data() + full * kBlock, rem);
+  if (rem) std::memcpy(last, job.in.data() + full * kBlock, rem);  // an empty input may have no data()
   std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
   if (spec.mode == Mode::ecb) {
     key.encrypt(job.in.data(), job.out.data(), full);

@@ -191,6 +191,9 @@ class Core {
   /// CSRs kept as plain storage so that start-up code of test suites runs (satp, medeleg, pmp*, s-mode, ...).
   std::vector<std::pair<unsigned, std::uint64_t>> csr_store;
   std::uint64_t traps = 0;  ///< exceptions taken through mtvec
+  /// retired() when an instruction at the trap vector itself last trapped (~0: never); a second such trap with
+  /// nothing retired in between is a fixed point, an endless trap loop, and stops the run.
+  std::uint64_t vector_trap_retired = ~std::uint64_t{0};
   /// A: the lr reservation (address; valid flag). Cleared by sc; a single hart has no other invalidation.
   std::uint64_t reservation = 0;
   bool reserved = false;

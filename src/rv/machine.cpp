@@ -54,7 +54,13 @@ Core::Core(const MachineConfig& config) : cfg(config), isa(parse_isa(config.isa)
 
 std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const std::string& what, unsigned cause,
                           std::uint64_t tval) {
-  if (mtvec != 0) {
+  const std::uint64_t handler = mtvec & ~std::uint64_t{3};
+  // The handler's own first instruction trapping twice with nothing retired in between: the state repeats exactly
+  // (same pc, registers and memory), so the program would trap forever without ever using up the instruction
+  // budget (a trap does not retire). Stop instead of hanging (Spike would spin).
+  const bool endless = mtvec != 0 && at == handler && vector_trap_retired == retired();
+  if (mtvec != 0 && at == handler) vector_trap_retired = retired();
+  if (mtvec != 0 && !endless) {
     --op_count[d.op];  // the run loop counts every executed slot; a trapping instruction does not retire
     mepc = at;
     mcause = cause;
@@ -74,6 +80,7 @@ std::uint64_t Core::fault(std::uint64_t at, const Insn& d, StopReason why, const
   stop_insn = d.raw;
   const std::string mnem = d.op < static_cast<std::uint16_t>(Op::decode_stub) ? std::string(" (") + kOpInfo[d.op].mnemonic + ")" : "";
   message = "stopped at pc " + hex(at) + ", instruction " + hex(d.raw) + mnem + ": " + what;
+  if (endless) message += " (in the trap handler itself: an endless trap loop)";
   return at;
 }
 

@@ -256,6 +256,22 @@ TEST(RvTraps, EcallTrapsToMtvecAndMretReturns) {
   EXPECT_EQ(m.pc(), kRvBase + 12);
 }
 
+TEST(RvTraps, AHandlerThatTrapsItselfStopsInsteadOfSpinning) {
+  // Found by fuzz/fuzz_rv_elf: a trap does not retire, so a handler whose first instruction traps again never used up
+  // the instruction budget and the run never ended. Now the second identical trap stops it.
+  RvExec r("rv64i");
+  rv::Machine& m = r.machine();
+  const std::uint64_t handler = kRvBase + 0x100;
+  m.set_reg(1, handler);
+  const std::uint32_t handler_words[] = {0xFFFFFFFFu};  // an unknown instruction at the trap vector
+  m.load_words(handler, handler_words);
+  const std::uint32_t prog[] = {rv_i(CSRRW, 0, 1, 0x305), ECALL};  // csrw mtvec, x1; ecall
+  ASSERT_EQ(r.run(std::vector<std::uint32_t>(prog, prog + 2), 1000), StopReason::illegal_instruction)
+      << m.last_message();
+  EXPECT_NE(m.last_message().find("endless trap loop"), std::string::npos) << m.last_message();
+  EXPECT_EQ(m.pc(), handler);
+}
+
 // ---- stops ----------------------------------------------------------------------------------------------------
 
 TEST(RvStops, UnknownDisabledEcallEbreak) {
