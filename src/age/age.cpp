@@ -12,6 +12,7 @@
 #include "cryptaccel/age.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/modes.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::age {
 namespace {
@@ -157,7 +158,7 @@ FileKey find_file_key(const Header& h, const DecryptOptions& options) {
 StreamReader memory_reader(bytes_view data) {
   return [data, at = std::size_t{0}](mutable_bytes out) mutable {
     const std::size_t n = std::min(out.size(), data.size() - at);
-    std::memcpy(out.data(), data.data() + at, n);
+    copy_bytes(out.data(), data.data() + at, n);
     at += n;
     return n;
   };

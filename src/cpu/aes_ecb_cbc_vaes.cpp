@@ -14,6 +14,7 @@
 #include "cpu/aes_vaes_rounds.hpp"
 #include "common/cpu_features.hpp"
 #include "common/target_region.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -131,7 +132,7 @@ void run_job(const CipherSpec& spec, Direction dir, CipherJob& job, const std::u
     if (spec.padding) {  // the last block: the rest of the input, then PKCS#7 (16 - rest bytes of that value)
       alignas(16) std::uint8_t last[16];
       const std::size_t rest = len - full;
-      if (rest) std::memcpy(last, job.in.data() + full, rest);  // an empty input may have no data()
+      copy_bytes(last, job.in.data() + full, rest);
       std::memset(last + rest, static_cast<int>(16 - rest), 16 - rest);
       if (cbc) cbc_encrypt<Rounds>(ek, chain, last, out + full, 16);
       else ecb<Rounds, true>(ek, last, out + full, 16);

@@ -16,6 +16,7 @@
 #include "cpu/aes_ctr_vaes.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "engine/gcm_split.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -109,7 +110,7 @@ void ecb_cbc(EVP_CIPHER_CTX* ctx, const CipherSpec& spec, Direction dir, CipherJ
     if (spec.padding) {
       std::uint8_t last[kBlock];
       const std::size_t rem = len - full;
-      if (rem) std::memcpy(last, job.in.data() + full, rem);  // an empty input may have no data()
+      copy_bytes(last, job.in.data() + full, rem);
       std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
       const bool ok = update(ctx, job.out.data() + full, last, kBlock);
       secure_wipe(last, sizeof last);

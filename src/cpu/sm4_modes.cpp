@@ -10,6 +10,7 @@
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/sm4_aesni.hpp"
 #include "cpu/sm4_cbc_gfni.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -38,7 +39,7 @@ void ecb(const Sm4CpuKey& key, const CipherSpec& spec, Direction dir, CipherJob&
     if (spec.padding) {
       std::uint8_t last[kBlock];
       const std::size_t rem = len - full * kBlock;
-      if (rem) std::memcpy(last, job.in.data() + full * kBlock, rem);  // an empty input may have no data()
+      copy_bytes(last, job.in.data() + full * kBlock, rem);
       std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
       key.encrypt(last, job.out.data() + full * kBlock, 1);
       secure_wipe(last, sizeof last);
@@ -60,7 +61,7 @@ void cbc(const Sm4CpuKey& key, const CipherSpec& spec, Direction dir, CipherJob&
     job.out_len = full * kBlock;
     if (spec.padding) {  // the PKCS#7 block
       std::uint8_t last[kBlock];
-      if (rem) std::memcpy(last, job.in.data() + full * kBlock, rem);  // an empty input may have no data()
+      copy_bytes(last, job.in.data() + full * kBlock, rem);
       std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
       key.cbc_encrypt(chain, last, job.out.data() + full * kBlock, 1);
       secure_wipe(last, sizeof last);

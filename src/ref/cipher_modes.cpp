@@ -11,6 +11,7 @@
 #include "api/secret_buffer.hpp"
 #include "ref/block_cipher.hpp"
 #include "ref/chacha20_poly1305.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::ref {
 namespace {
@@ -37,7 +38,7 @@ void ecb_or_cbc_encrypt(const BlockCipherKey& key, const CipherSpec& spec, Ciphe
   const std::size_t full = len / kBlock;
   std::uint8_t last[kBlock];  // the PKCS#7-padded final block
   const std::size_t rem = len - full * kBlock;
-  if (rem) std::memcpy(last, job.in.data() + full * kBlock, rem);  // an empty input may have no data()
+  copy_bytes(last, job.in.data() + full * kBlock, rem);
   std::memset(last + rem, static_cast<int>(kBlock - rem), kBlock - rem);
   if (spec.mode == Mode::ecb) {
     key.encrypt(job.in.data(), job.out.data(), full);

@@ -11,6 +11,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "rsa/ct_declassify.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
@@ -185,7 +186,7 @@ void eme_pkcs1v15_encode(bytes_view msg, std::uint8_t* em, std::size_t k) {
   for (std::size_t i = 0; i < ps; ++i)  // nonzero padding bytes: redraw the zeros
     while (em[2 + i] == 0) random_bytes(em + 2 + i, 1);
   em[2 + ps] = 0x00;
-  std::memcpy(em + 3 + ps, msg.data(), msg.size());
+  copy_bytes(em + 3 + ps, msg.data(), msg.size());
 }
 
 Decoded eme_oaep_decode(HashAlgorithm hash, HashAlgorithm mgf_hash, bytes_view label, const std::uint8_t* em,

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "rv/core.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel::rv {
 
@@ -65,7 +66,7 @@ void Core::htif_tohost_written() {
       if (m[1] != 0) { ret = -kEbadf; break; }
       const std::uint64_t len = std::min<std::uint64_t>(m[3], stdin_bytes.size() - stdin_pos);
       if (!in_ram(m[2], len)) { ret = -kEfault; break; }
-      if (len) std::memcpy(ram + (m[2] - ram_base), stdin_bytes.data() + stdin_pos, len);  // no stdin: null data()
+      copy_bytes(ram + (m[2] - ram_base), stdin_bytes.data() + stdin_pos, len);
       invalidate_code(m[2] - ram_base, len);
       stdin_pos += len;
       ret = static_cast<std::int64_t>(len);

@@ -23,6 +23,7 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/modes.hpp"
 #include "test_util.hpp"
+#include "common/copy_bytes.hpp"
 
 namespace cryptaccel {
 namespace {
@@ -225,12 +226,12 @@ class Sm4CpuModes : public ::testing::Test {
             JobStatus* status = nullptr) {
     const std::size_t cap = in.size() + 32;
     std::vector<std::uint8_t> src(in.size() + 16), dst(cap + 16, 0xA5);
-    std::memcpy(src.data() + in_shift, in.data(), in.size());
+    copy_bytes(src.data() + in_shift, in.data(), in.size());
     CipherJob job;
     job.key = key;
     job.iv = iv;
     if (in_place) {
-      std::memcpy(dst.data() + out_shift, in.data(), in.size());
+      copy_bytes(dst.data() + out_shift, in.data(), in.size());
       job.in = bytes_view(dst.data() + out_shift, in.size());
     } else {
       job.in = bytes_view(src.data() + in_shift, in.size());

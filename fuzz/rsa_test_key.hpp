@@ -1,0 +1,34 @@
+// A fixed RSA-2048 test key for fuzz_differential (generated once with `openssl genpkey -algorithm RSA`; not a secret:
+// it must be fixed so that a crash found with it replays).
+#pragma once
+
+inline constexpr const char* kFuzzRsaKeyPem = R"pem(
+-----BEGIN PRIVATE KEY-----
+MIIEvwIBADANBgkqhkiG9w0BAQEFAASCBKkwggSlAgEAAoIBAQDLtKCNUxkYnvlG
+JEZq70dtT1opGygt/+TOni1NTqArGwFpufQ/wOqfnHh4oXNteAfTDIZFDpEyc1Ck
+VBkTCpLy2YxkREjlf3+HjT9jJ5Z+3GL1SUHjstzk4eNbN+cDVgo69djxRWA5jUuf
+81WcsK8DMzCR8o9Idl5HC8qwJUMg3nkqS0V2UzccAq83CIcTJhbx8TW2ItskvM6p
++ZakyVWs40iA5oeTpQQnYPP8kny5ouwv5cE7MVrui09t5MQ9KzNWnBeW4eeAK3Dn
+dfvm7K3tuaBY5OBZGDbmjkOG/rGKUhywpk5DOrlTe9R+XwdS9joWzmhGg+szCOMU
+A8E1hdkDAgMBAAECggEACt3mdO48Pwz+q3vJ6eI8w1RhzXfK2bToLQ/C45SJaGNF
+MiM7RILzT3NWpB7+/CPivvhCoPmSE1cFew6zqfQLOwJnUFNUqYbac/+7+ZfQtnRz
+9hkq6P9BHvtR5p0P0+vX4Ikaew5CRxM/G20s7+PuWwxYXfYgC1AbbWlFSqpFxM/L
+vEFZlBQ+mh+UBv9k9gnjW+Q6ZwqBk/DN8JQZvaWnIxn6Enfr+h3Mz2Q5kqkYlLFH
+GRfdvah/djDh5C4pafUlRhBTGYTGrln8Q3YGrsTEoDrpwMswySs9DCm04Y/AxSs3
+4Piq5m8fPp46g2oc4S5Vo1S4hR7iqCSc3V4XPuZIkQKBgQDnzG4TYA2L7zyVgAQE
+JaIFZkwbKeLSI7CeKQnQre1tqmiwxxtgwFKTrdyA2uY4a3Gty8wj4NxWJoR68SYW
+TQx7Y3IOZDa3egMSR5j8i71/eH7JbFb9WRsjd05haiVU9eX7w5DttGAA1suZTKR7
+6Yuq2BcbN9qcu6SEtkKTZLVGywKBgQDg+VIpxerem7pVNlDF/m7/6iJo1Ej41m+H
+6+42UzLOg1pxUttmM8p5ukLkavQ0Qqp0CYY5+T5kSdxOHcLRXqfd6dp8dt2mG+4B
+bRkBpCO6x7KitlTuy5c+8OgujBp7hMcT5xiXmVLloORAYO3BbgOBckWq/buvkVev
+GffwNd23qQKBgQDNctUxmRYIrG+vNjrZDh3v2T6laNegV3/Ifyky66WgaMTHwoIS
+nAPU3umsz9fzs8+bMiHqvver6BHOAgU3CO2CQ58pAEu7DYrBXfJMDPNVkxAVKVBk
+1uCF683t663RAu3n2uuOtCvPMpJceqDjLxnawBKizjuWZX4pHn4ds8o0RwKBgQDZ
+nFB9V5P3/2odQoye950mrbLa83wiNklrkCq7IX7jgurY8uyFz1Lqq+BIUawlYNa/
+pvbO3Ogc2dTfOqpXGtgFL07HVbLQGfP+LSkjDUICSWfhO7yrvwJtP1lWrO5wy95E
+wiRnf0dQFnCyVQ+lKmT5sS7yVrxU9qF6HgRVtcThAQKBgQCRdIB57Ko6sUv1+Gv9
+0EfZFdNlwPQ3B/x7xoeWPH1mU3/I4+YxzsAYRfLzFWeIt6tlfFqIywP/Mk15O5T/
+KRkUIChMfYC+lTAF6Y/o/XSjt1owt1SH3s3G8KSpMVxpUPYLMz4eGdOjKTU7E1AQ
+vJnNqu9HZvwc07n8gjm+lrK4pA==
+-----END PRIVATE KEY-----
+)pem";
