@@ -39,12 +39,15 @@ for t in "${targets[@]}"; do
   work=build/fuzz/corpus/$t artifacts=build/fuzz/artifacts/$t
   mkdir -p "$work" "$artifacts"
   dict=()
-  [ -f "fuzz/$t.dict" ] && dict=(-dict="fuzz/$t.dict")
+  [ -f "fuzz/$t.dict" ] && dict=(-dict="../../fuzz/$t.dict")
   echo "fuzz: $t for $seconds s"
   log=build/fuzz/$t.log
-  if ! "$exe" "$work" "$seeds" ${dict[@]+"${dict[@]}"} -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
-       -max_len=65536 -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" -print_final_stats=1 \
-       -artifact_prefix="$artifacts/" >"$log" 2>&1; then
+  # -jobs runs the fuzzer in child processes that log to fuzz-<n>.log in the working directory: only when asked.
+  jobs=()
+  [ "${FUZZ_JOBS:-1}" -gt 1 ] && jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS")
+  if ! (cd build/fuzz && "../../$exe" "../../$work" "../../$seeds" ${dict[@]+"${dict[@]}"} ${jobs[@]+"${jobs[@]}"} \
+       -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+       -artifact_prefix="../../$artifacts/") >"$log" 2>&1; then
     tail -60 "$log"
     echo "fuzz: $t FAILED; reproducer(s): $(ls "$artifacts" | tr '\n' ' ')" >&2
     echo "fuzz: replay with: $exe $artifacts/<file>" >&2

@@ -77,7 +77,7 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
   Json doc;
   try {
     doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number beyond a double (1e999)
     throw InvalidArgument("manifest line " + std::to_string(number) + ": not JSON (" + e.what() + ")");
   }
   if (!doc.is_object()) throw InvalidArgument("manifest line " + std::to_string(number) + ": not a JSON object");
@@ -337,6 +337,10 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
 }
 
 }  // namespace
+
+void check_manifest_line(const std::string& text, std::size_t number, const Options& defaults) {
+  (void)parse_line(text, number, defaults);
+}
 
 int run_batch(const Options& options) {
   if (!options.in_path.empty() || !options.out_path.empty() || !options.sig_path.empty())

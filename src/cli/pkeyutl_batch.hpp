@@ -27,4 +27,8 @@ namespace cryptaccel::cli::pkeyutl {
 /// malformed manifest (nothing has run then).
 int run_batch(const Options& options);
 
+/// Parses manifest line `number` over `defaults` as run_batch does, without running it. Throws InvalidArgument naming
+/// what is wrong. For the fuzzer (fuzz/fuzz_pkeyutl_manifest.cpp).
+void check_manifest_line(const std::string& text, std::size_t number, const Options& defaults);
+
 }  // namespace cryptaccel::cli::pkeyutl

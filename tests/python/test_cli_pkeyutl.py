@@ -374,6 +374,7 @@ def test_batch_manifest(keys, tmp_path):
     ('{"op": "sign"}', 'no "in"'),
     ('{"op": "verify", "in_hex": "00"}', "sigfile"),
     ('[1, 2]', "not a JSON object"),
+    ('{"op": "sign", "in_hex": "00", "x": 1e999}', "not JSON"),  # a number beyond a double (found by fuzzing)
 ])
 def test_malformed_manifest_runs_nothing(tmp_path, line, needle):
     manifest = tmp_path / "m.jsonl"
