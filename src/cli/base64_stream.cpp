@@ -49,8 +49,13 @@ bool Base64Source::fill() {
     if (padded_) throw std::runtime_error("bad base64 input: text after the '=' padding");
     quartet_ += c;
     if (quartet_.size() == 4) {
+      // '=' pads only the end of a group: "xx==" or "xxx=" (found by fuzzing: "====" made the length negative).
+      if (const std::size_t eq = quartet_.find('='); eq != std::string::npos) {
+        if (eq < 2 || (eq == 2 && quartet_[3] != '='))
+          throw std::runtime_error("bad base64 input: '=' padding in the middle of a 4-character group");
+        padded_ = true;
+      }
       text += quartet_;
-      if (quartet_.find('=') != std::string::npos) padded_ = true;
       quartet_.clear();
     }
   }

@@ -122,3 +122,7 @@ def test_bad_base64_is_one_line():
     assert out.stderr.count(b"\n") == 1
     out = tool(CLI, "dec", "-aes-128-ctr", "-K", "00" * 16, "-iv", "00" * 16, "-a", stdin=b"QUJD\nQQ")
     assert out.returncode == 1 and b"inside a 4-character group" in out.stderr
+    for misplaced in (b"====\n", b"Q===\n", b"QU=E\n", b"=QUJ\n"):  # "====" once crashed the decoder (fuzzing)
+        out = tool(CLI, "dec", "-aes-128-ctr", "-K", "00" * 16, "-iv", "00" * 16, "-a", stdin=misplaced)
+        assert out.returncode == 1 and out.stderr.startswith(b"cryptaccel dec: bad base64 input"), (misplaced, out.stderr)
+        assert out.stderr.count(b"\n") == 1
