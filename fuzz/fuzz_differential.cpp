@@ -27,6 +27,7 @@
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "cryptaccel/shacrypt.hpp"
+#include "fuzz_checks.hpp"
 #include "rsa_test_key.hpp"
 
 namespace ca = cryptaccel;
@@ -45,25 +46,10 @@ struct Outcome {
 
 template <typename F>
 Outcome outcome_of(F&& f) {
-  try {
-    return {f(), ""};
-  } catch (const ca::AuthenticationFailed&) {
-    return {{}, "AuthenticationFailed"};
-  } catch (const ca::BadDecrypt&) {
-    return {{}, "BadDecrypt"};
-  } catch (const ca::InvalidArgument&) {
-    return {{}, "InvalidArgument"};
-  } catch (const ca::InvalidCiphertext&) {
-    return {{}, "InvalidCiphertext"};
-  }
+  Outcome o;
+  o.error = fuzz::error_kind([&] { o.out = f(); });
+  return o;
 }
-
-/// A difference: says which check (line) failed, then aborts so that libFuzzer keeps the input.
-[[noreturn]] void differ(int line) {
-  std::fprintf(stderr, "fuzz_differential: check at line %d failed\n", line);
-  std::abort();
-}
-#define differ() differ(__LINE__)
 
 struct EvpCtxFree {
   void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
@@ -131,23 +117,23 @@ void fuzz_cipher(FuzzedDataProvider& in) {
   std::optional<Outcome> first;
   for (const char* engine : kEngines) {
     const Outcome o = outcome_of([&] { return ca::encrypt(spec, p, pt, engine); });
-    if (first && o != *first) differ();
+    FUZZ_CHECK(!first || o == *first);
     if (!first) first = o;
   }
   if (!first->error.empty()) return;  // refused alike by every engine (e.g. equal XTS key halves)
   const bytes& ct = first->out;
-  if (const auto ref = openssl_encrypt(spec, p, pt); ref && *ref != ct) differ();
+  if (const auto ref = openssl_encrypt(spec, p, pt)) FUZZ_CHECK(*ref == ct);
 
   for (const char* engine : kEngines) {
     const Outcome o = outcome_of([&] { return ca::decrypt(spec, p, ct, engine); });
-    if (!o.error.empty() || o.out != pt) differ();
+    FUZZ_CHECK(o.error.empty() && o.out == pt);
   }
   if (spec.is_aead() && !ct.empty()) {
     bytes bad = ct;
     bad[tamper % bad.size()] ^= static_cast<std::uint8_t>(1u << (tamper / bad.size() % 8));
     for (const char* engine : kEngines) {
       const Outcome o = outcome_of([&] { return ca::decrypt(spec, p, bad, engine); });
-      if (o.error != "AuthenticationFailed") differ();  // a forgery accepted
+      FUZZ_CHECK(o.error == "AuthenticationFailed");  // a forgery accepted
     }
   }
 }
@@ -188,8 +174,8 @@ void fuzz_hash(FuzzedDataProvider& in) {
 
   for (const bytes& m : msgs) {
     const bytes ours = ca::hash(info.algorithm, m, out_len, "ref");
-    if (ca::hash(info.algorithm, m, out_len, "cpu") != ours) differ();
-    if (const auto ref = openssl_digest(info, m, out_len); ref && *ref != ours) differ();
+    FUZZ_CHECK(ca::hash(info.algorithm, m, out_len, "cpu") == ours);
+    if (const auto ref = openssl_digest(info, m, out_len)) FUZZ_CHECK(*ref == ours);
   }
   for (const char* engine : kEngines) {
     std::vector<bytes> digests(msgs.size(), bytes(out_len));
@@ -200,8 +186,8 @@ void fuzz_hash(FuzzedDataProvider& in) {
     options.threads = 1;
     ca::hash_batch(info.algorithm, jobs, options);
     for (std::size_t i = 0; i < msgs.size(); ++i) {
-      if (jobs[i].status != ca::JobStatus::ok) differ();
-      if (digests[i] != ca::hash(info.algorithm, msgs[i], out_len, "ref")) differ();
+      FUZZ_CHECK(jobs[i].status == ca::JobStatus::ok);
+      FUZZ_CHECK(digests[i] == ca::hash(info.algorithm, msgs[i], out_len, "ref"));
     }
   }
 }
@@ -225,7 +211,7 @@ bool openssl_verifies(const ca::rsa::SignOptions& o, const bytes& msg, const byt
   std::unique_ptr<EVP_MD_CTX, Free> ctx(EVP_MD_CTX_new());
   EVP_PKEY_CTX* pctx = nullptr;
   const std::string md = ca::rsa::digest_name(o.hash);
-  if (EVP_DigestVerifyInit_ex(ctx.get(), &pctx, md.c_str(), nullptr, nullptr, key, nullptr) != 1) differ();
+  FUZZ_CHECK(EVP_DigestVerifyInit_ex(ctx.get(), &pctx, md.c_str(), nullptr, nullptr, key, nullptr) == 1);
   if (o.padding == ca::rsa::SignaturePadding::pss) {
     EVP_PKEY_CTX_set_rsa_padding(pctx, RSA_PKCS1_PSS_PADDING);
     EVP_PKEY_CTX_set_rsa_pss_saltlen(pctx, RSA_PSS_SALTLEN_AUTO);
@@ -249,7 +235,7 @@ void fuzz_rsa(FuzzedDataProvider& in) {
     for (const char* engine : kEngines) {
       o.engine = engine;
       const Outcome r = outcome_of([&] { return ca::rsa::decrypt(key, ct, o); });
-      if (first && r != *first) differ();
+      FUZZ_CHECK(!first || r == *first);
       if (!first) first = r;
     }
     return;
@@ -268,10 +254,10 @@ void fuzz_rsa(FuzzedDataProvider& in) {
         ok = ca::rsa::verify(pub, msg, sig, o);
       } catch (const ca::InvalidArgument&) {
       }
-      if (first && ok != *first) differ();
+      FUZZ_CHECK(!first || ok == *first);
       first = ok;
     }
-    if (*first != openssl_verifies(o, msg, sig)) differ();
+    FUZZ_CHECK(*first == openssl_verifies(o, msg, sig));
     return;
   }
   const bytes msg = in.ConsumeRemainingBytes<std::uint8_t>();
@@ -279,9 +265,9 @@ void fuzz_rsa(FuzzedDataProvider& in) {
   for (const char* engine : kEngines) {
     o.engine = engine;
     const bytes sig = ca::rsa::sign(key, msg, o);
-    if (!openssl_verifies(o, msg, sig) || !ca::rsa::verify(pub, msg, sig, o)) differ();
+    FUZZ_CHECK(openssl_verifies(o, msg, sig) && ca::rsa::verify(pub, msg, sig, o));
     // PKCS#1 v1.5 is deterministic: the engines' signatures are equal.
-    if (o.padding == ca::rsa::SignaturePadding::pkcs1v15 && first && sig != *first) differ();
+    FUZZ_CHECK(o.padding != ca::rsa::SignaturePadding::pkcs1v15 || !first || sig == *first);
     first = sig;
   }
 }
@@ -297,16 +283,17 @@ void fuzz_shacrypt(FuzzedDataProvider& in) {
   password.erase(std::find(password.begin(), password.end(), '\0'), password.end());  // crypt() takes a C string
   const ca::bytes_view pw(reinterpret_cast<const std::uint8_t*>(password.data()), password.size());
   const std::string ours = ca::shacrypt_hash(pw, setting, "ref");
-  if (ca::shacrypt_hash(pw, setting, "cpu") != ours) differ();
+  FUZZ_CHECK(ca::shacrypt_hash(pw, setting, "cpu") == ours);
   // libxcrypt: the setting string up to the salt's end.
   const std::string prefix = ours.substr(0, ours.rfind('$') + 1);
   crypt_data scratch{};
   const char* theirs = crypt_r(password.c_str(), prefix.c_str(), &scratch);
-  if (theirs && theirs[0] == '*') return;  // libxcrypt refuses salts outside its alphabet (we take any byte but $ : and newline)
+  // libxcrypt refuses salts outside its alphabet ('*0'); we take any byte but '$', ':' and newline.
+  if (theirs && theirs[0] == '*') return;
   if (!theirs || ours != theirs) {
     std::fprintf(stderr, "ours %s\ncrypt_r(%zu-byte password, \"%s\") = %s\n", ours.c_str(), password.size(),
                  prefix.c_str(), theirs ? theirs : "(null)");
-    differ();
+    FUZZ_CHECK(false);
   }
 }
 

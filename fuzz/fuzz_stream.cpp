@@ -15,36 +15,10 @@
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/stream.hpp"
+#include "fuzz_checks.hpp"
 
 namespace ca = cryptaccel;
 using ca::bytes;
-
-namespace {
-
-/// "" or the kind of error.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ca::AuthenticationFailed&) {
-    return "AuthenticationFailed";
-  } catch (const ca::BadDecrypt&) {
-    return "BadDecrypt";
-  } catch (const ca::InvalidArgument&) {
-    return "InvalidArgument";
-  } catch (const ca::EngineUnavailable&) {  // the engine does not stream this (ref: XTS without data units)
-    return "EngineUnavailable";
-  }
-  return "";
-}
-
-/// A difference: says which check (line) failed, then aborts so that libFuzzer keeps the input.
-[[noreturn]] void differ(int line) {
-  std::fprintf(stderr, "fuzz_stream: check at line %d failed\n", line);
-  std::abort();
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
@@ -71,14 +45,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bytes input = in.ConsumeRemainingBytes<std::uint8_t>();
 
   bytes one_shot;
-  const std::string one_shot_error = error_of([&] {
+  const std::string one_shot_error = fuzz::error_kind([&] {
     one_shot = dir == ca::Direction::encrypt ? ca::encrypt(spec, p, input, "ref") : ca::decrypt(spec, p, input, "ref");
   });
   if (one_shot_error == "InvalidArgument") return 0;  // e.g. an XTS message shorter than a block: not streamable
 
   bytes streamed;
   const ca::StreamSink sink = [&](ca::bytes_view b) { streamed.insert(streamed.end(), b.begin(), b.end()); };
-  const std::string stream_error = error_of([&] {
+  const std::string stream_error = fuzz::error_kind([&] {
     ca::CipherStream s(spec, dir, p, o);
     std::size_t at = 0;
     for (std::size_t i = 0; at < input.size(); ++i) {
@@ -89,11 +63,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     s.finish(sink);
   });
   if (stream_error == "EngineUnavailable") return 0;
-  if (stream_error != one_shot_error) differ(__LINE__);
-  if (stream_error.empty() && streamed != one_shot) differ(__LINE__);
+  FUZZ_CHECK(stream_error == one_shot_error);
+  FUZZ_CHECK(!stream_error.empty() || streamed == one_shot);
 
   bytes piped;
-  const std::string pipe_error = error_of([&] {
+  const std::string pipe_error = fuzz::error_kind([&] {
     ca::CipherStream s(spec, dir, p, o);
     std::size_t at = 0;
     s.pipe(
@@ -105,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         },
         [&](ca::bytes_view b) { piped.insert(piped.end(), b.begin(), b.end()); });
   });
-  if (pipe_error != one_shot_error) differ(__LINE__);
-  if (pipe_error.empty() && piped != one_shot) differ(__LINE__);
+  FUZZ_CHECK(pipe_error == one_shot_error);
+  FUZZ_CHECK(!pipe_error.empty() || piped == one_shot);
   return 0;
 }

@@ -173,7 +173,7 @@ class FileInput {
   AgeInput& get() {
     if (!decided_) {
       decided_ = true;
-      if (armored_.value_or(age::is_armored(raw_->peek(kArmorBegin.size() + 64))))
+      if (armored_ ? *armored_ : age::is_armored(raw_->peek(kArmorBegin.size() + 64)))
         decoded_ = std::make_unique<AgeInput>(armor_reader(raw_));
     }
     return decoded_ ? *decoded_ : *raw_;
