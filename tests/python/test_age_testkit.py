@@ -109,11 +109,15 @@ def check_released(v: Vector, released: bytes, failure: Optional[str]) -> None:
         assert released == b"", f"{v.name}: {len(released)} bytes released before a {failure}"
 
 
+def decrypt_kwargs(v: Vector) -> dict:
+    """The vector's passphrase (the first, if several) and armor: required when it says armored, else detected."""
+    return dict(passphrase=v.passphrases[0] if v.passphrases else None, armored=True if v.armored else None)
+
+
 def open_with_library(v: Vector, **run) -> None:
     sink = io.BytesIO()
-    kwargs = dict(passphrase=v.passphrases[0] if v.passphrases else None, armored=True if v.armored else None, **run)
     try:
-        age.decrypt_io(io.BytesIO(v.file), sink, v.identities or None, **kwargs)
+        age.decrypt_io(io.BytesIO(v.file), sink, v.identities or None, **decrypt_kwargs(v), **run)
     except (age.MalformedFile, age.OpenFailed) as e:
         assert e.failure == v.expect, f"{v.name}: expected {v.expect}, got {e.failure}: {e}"
         check_released(v, sink.getvalue(), e.failure)
@@ -131,9 +135,8 @@ def test_library_opens_as_age_does(v: Vector, engine: str) -> None:
 @pytest.mark.parametrize("v", params())
 def test_library_in_memory_releases_all_or_nothing(v: Vector) -> None:
     """decrypt() returns the whole plaintext or raises the vector's failure class, releasing nothing."""
-    kwargs = dict(passphrase=v.passphrases[0] if v.passphrases else None, armored=True if v.armored else None)
     try:
-        out = age.decrypt(v.file, v.identities or None, **kwargs)
+        out = age.decrypt(v.file, v.identities or None, **decrypt_kwargs(v))
     except (age.MalformedFile, age.OpenFailed) as e:
         assert e.failure == v.expect, f"{v.name}: expected {v.expect}, got {e.failure}: {e}"
         return

@@ -22,7 +22,6 @@ from typing import Callable, List
 SCRATCH, OUT = 31, 30
 FREE = [r for r in range(1, 30) if r != 2]
 SCRATCH_BYTES = 512
-OUT_BYTES_PER_VREG = 1024 // 8 * 8  # room for VLEN up to 1024 at LMUL 8 groups: 32 registers x VLEN/8 bytes
 
 R_ALL = "add sub sll slt sltu xor srl sra or and mul mulh mulhsu mulhu div divu rem remu " \
         "sh1add sh2add sh3add andn orn xnor max maxu min minu rol ror bclr bext binv bset " \
@@ -233,13 +232,12 @@ class Program:
             else:
                 self.scalar()
         tail = []
-        for i, r in enumerate(range(32)):
-            if r in (2, OUT):
-                continue
-            tail.append(f"  {sd} x{r}, {i * word}(x{OUT})")
+        for r in range(32):
+            if r not in (2, OUT):
+                tail.append(f"  {sd} x{r}, {r * word}(x{OUT})")
         at = 32 * word
         if self.vector:
-            tail += [f"  csrr t0, vl", f"  {sd} t0, {at}(x{OUT})", f"  csrr t0, vtype", f"  {sd} t0, {at + word}(x{OUT})"]
+            tail += ["  csrr t0, vl", f"  {sd} t0, {at}(x{OUT})", "  csrr t0, vtype", f"  {sd} t0, {at + word}(x{OUT})"]
             tail += [f"  addi x{OUT}, x{OUT}, {at + 2 * word}", "  li t0, -1", "  vsetvli t0, t0, e8, m8, tu, mu"]
             for v in (0, 8, 16, 24):
                 tail += [f"  vse8.v v{v}, (x{OUT})", f"  add x{OUT}, x{OUT}, t0"]
@@ -262,12 +260,6 @@ def generate(seed: int, xlen: int, vector: bool, length: int = 300) -> str:
     if vector and xlen != 64:
         raise ValueError("vector streams are generated for RV64 only")
     return Program(seed, xlen, vector).build(length)
-
-
-def out_bytes(xlen: int, vlen: int, vector: bool) -> int:
-    """Bytes random_body writes to `out`."""
-    word = xlen // 8
-    return 32 * word + ((2 * word + 32 * vlen // 8) if vector else 0)
 
 
 if __name__ == "__main__":
