@@ -121,9 +121,18 @@ def run(
     on_find: Optional[Callable[[Find], Any]] = None,
     on_progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
     stop: Optional[Any] = None,
+    cluster: Optional[str] = None,
+    restore_file: Optional[PathLike] = None,
+    restore: bool = False,
+    unit_seconds: float = 5.0,
 ) -> Result:
     """Runs a dictionary attack over words ``[skip, skip + limit)`` of ``wordlist`` (``"-"``: stdin), each with every
-    rule; returns when every hash is cracked, the words are exhausted or the attack is stopped."""
+    rule; returns when every hash is cracked, the words are exhausted or the attack is stopped.
+
+    ``cluster``: run on a Ray cluster instead of this machine (``"auto"``: the running cluster, as ``ray.init``
+    finds it; ``"local"``: a Ray node started here; or its address; an already initialised Ray is used as it is).
+    ``restore_file`` records finished work units and finds; ``restore=True`` continues the attack recorded there.
+    ``unit_seconds``: the time a work unit should take on its worker."""
     if isinstance(hashes, (str, os.PathLike)):
         hash_file, hash_lines = os.fspath(hashes), []
     else:
@@ -143,6 +152,25 @@ def run(
         wants_stop = bool(on_progress(status)) if on_progress is not None else False
         return wants_stop or (stop is not None and stop.is_set())
 
+    if cluster is not None:
+        if not isinstance(cluster, str) or not cluster:
+            raise InvalidArgumentType("cluster must be a non-empty str (\"auto\", \"local\" or an address)")
+        if isinstance(unit_seconds, bool) or not isinstance(unit_seconds, (int, float)) or not unit_seconds > 0:
+            raise InvalidArgument(f"unit_seconds must be a positive number, got {unit_seconds!r}")
+        from ._ray_crack import run_cluster
+
+        end, finds, status, skipped = run_cluster(
+            cluster=cluster, hash_file=hash_file, hash_lines=hash_lines, mode=mode,
+            wordlist=_path("wordlist", wordlist), rule_files=_strs("rule_files", rule_files),
+            rules=_strs("rules", rules), engine=engine, threads=_count("threads", threads, 0),
+            batch=_count("batch", batch, 0), skip=_count("skip", skip, 0), limit=limit, known=_strs("known", known),
+            on_find=found if on_find is not None else None,
+            on_progress=progress if (on_progress is not None or stop is not None) else None,
+            restore_file=None if restore_file is None else _path("restore_file", restore_file),
+            restore=bool(restore), unit_seconds=float(unit_seconds))
+        return Result(end, [Find(*f) for f in finds], status, [SkippedLine(*s) for s in skipped])
+    if restore_file is not None or restore:
+        raise InvalidArgument("restore_file and restore need cluster= (a local attack is restarted with skip=)")
     end, finds, status, skipped = _ext._crack_run(
         hash_file, hash_lines, mode, _path("wordlist", wordlist), _strs("rule_files", rule_files),
         _strs("rules", rules), engine, _count("threads", threads, 0), _count("batch", batch, 0),

@@ -168,6 +168,30 @@ nb::tuple run(const std::optional<std::string>& hash_file, const std::vector<std
   return nb::make_tuple(end_name, finds, status_dict(status), bad);
 }
 
+/// The key of the setting `t` is searched under (the attack's groups): targets with one key are hashed together.
+std::string setting_key(const crack::Target& t) {
+  std::string key(crack::hash_mode_name(t.mode));
+  if (crack::is_crypt(t.mode)) key += ":" + std::to_string(t.setting.rounds) + ":" + t.setting.salt;
+  return key;
+}
+
+/// The targets of a hash file or hash lines without attacking them: (targets, bad lines); targets: (hash, user,
+/// line, setting key).
+nb::tuple targets(const std::optional<std::string>& hash_file, const std::vector<std::string>& hash_lines,
+                  const std::optional<std::string>& mode) {
+  const crack::HashFile file = load_targets(hash_file, hash_lines, parse_mode(mode));
+  nb::list targets, bad;
+  for (const crack::Target& t : file.targets) targets.append(nb::make_tuple(t.hash, t.user, t.line, setting_key(t)));
+  for (const crack::BadLine& b : file.bad) bad.append(nb::make_tuple(b.line, b.reason, bad_kind_name(b.kind), b.user));
+  return nb::make_tuple(targets, bad);
+}
+
+/// Candidates per word: the size of the stacked rules (1 without rules), as an attack with them counts.
+std::size_t rules_per_word(const std::vector<std::string>& rule_files, const std::vector<std::string>& rules) {
+  const std::vector<crack::Rule> stacked = load_rules(rule_files, rules);
+  return stacked.empty() ? 1 : stacked.size();
+}
+
 nb::bytes candidates(const std::string& wordlist, const std::vector<std::string>& rule_files,
                      const std::vector<std::string>& rules, std::uint64_t skip, std::optional<std::uint64_t> limit) {
   const crack::AttackOptions o = attack_options(wordlist, load_rules(rule_files, rules), "auto", 0, 0, skip, limit);
@@ -201,6 +225,8 @@ void register_crack_bindings(nb::module_& m) {
         nb::arg("wordlist"), nb::arg("rule_files"), nb::arg("rules"), nb::arg("engine"), nb::arg("threads"),
         nb::arg("batch"), nb::arg("skip"), nb::arg("limit").none(), nb::arg("known"), nb::arg("on_find").none(),
         nb::arg("on_progress").none());
+  m.def("_crack_targets", &targets, nb::arg("hash_file").none(), nb::arg("hash_lines"), nb::arg("mode").none());
+  m.def("_crack_rules_per_word", &rules_per_word, nb::arg("rule_files"), nb::arg("rules"));
   m.def("_crack_candidates", &candidates, nb::arg("wordlist"), nb::arg("rule_files"), nb::arg("rules"),
         nb::arg("skip"), nb::arg("limit").none());
   m.def("_crack_apply_rule", &apply_rule, nb::arg("rule"), nb::arg("word"));

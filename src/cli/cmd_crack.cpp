@@ -24,6 +24,7 @@
 #include "cryptaccel/hex.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"
+#include "crack_cluster.hpp"
 #include "crack_options.hpp"
 #include "crack_status.hpp"
 #include "cryptaccel/crack.hpp"
@@ -188,19 +189,41 @@ class StatusPrinter {
   Clock::time_point last_{};
 };
 
-int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::vector<bool>& cracked, Potfile* pot) {
-  Attack attack(targets, cracked, attack_options(o));
-  const std::uint64_t known = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
-  const std::optional<std::uint64_t> words = attack.words();  // nothing: stdin
-  const std::size_t per_word = attack.rules_per_word();
+/// The note before the search: what is searched, with what, where.
+std::string search_note(const CrackOptions& o, std::size_t targets, std::optional<std::size_t> settings,
+                        std::uint64_t known, std::optional<std::uint64_t> words, std::size_t per_word,
+                        const std::string& where) {
   const std::string word_count = words ? std::to_string(*words) + " words" : std::string("words from stdin");
-  note(o, std::to_string(targets.size()) + " hashes (" + std::to_string(attack.total_settings()) +
-              " distinct settings) to search, " + std::to_string(known) + " already in the potfile; " + word_count +
-              (o.rules_files.empty()
-                   ? std::string(" (no rules)")
-                   : " x " + std::to_string(per_word) + " rules" +
-                         (words ? " = " + std::to_string(*words * per_word) + " candidates" : std::string())) +
-              "; engine " + attack.engine_used());
+  return std::to_string(targets) + " hashes" +
+         (settings ? " (" + std::to_string(*settings) + " distinct settings)" : std::string()) + " to search, " +
+         std::to_string(known) + " already in the potfile; " + word_count +
+         (o.rules_files.empty()
+              ? std::string(" (no rules)")
+              : " x " + std::to_string(per_word) + " rules" +
+                    (words ? " = " + std::to_string(*words * per_word) + " candidates" : std::string())) +
+         "; " + where;
+}
+
+/// Words of the wordlist in the -s/-l slice (a cluster run's wordlist is a file).
+std::uint64_t slice_words(const CrackOptions& o) {
+  const std::uint64_t lines = count_wordlist_lines(o.wordlist).value_or(0);
+  const std::uint64_t after_skip = lines > o.skip ? lines - o.skip : 0;
+  return o.limit ? std::min(after_skip, *o.limit) : after_skip;
+}
+
+int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::vector<bool>& cracked, Potfile* pot) {
+  const std::uint64_t known = static_cast<std::uint64_t>(std::count(cracked.begin(), cracked.end(), true));
+  std::optional<Attack> attack;
+  if (o.ray.empty()) {
+    attack.emplace(targets, cracked, attack_options(o));
+    note(o, search_note(o, targets.size(), attack->total_settings(), known, attack->words(), attack->rules_per_word(),
+                        "engine " + attack->engine_used()));
+  } else {
+    const std::size_t rules = load_rules(o).size();  // warns of skipped rules, as a local run does
+    note(o, search_note(o, targets.size(), std::nullopt, known, slice_words(o), rules == 0 ? 1 : rules,
+                        "on the Ray cluster '" + o.ray + "', session '" + o.session + "'" +
+                            (o.restore ? " (restored)" : "")));
+  }
 
   install_stop_handlers();
   std::stop_source stop;
@@ -228,11 +251,25 @@ int run_attack(const CrackOptions& o, const std::vector<Target>& targets, std::v
     const auto now = Clock::now();
     if (status.due(now)) status.print(snap, now, false);
   };
-  const AttackEnd end = attack.run(stop.get_token(), on_find, on_progress);
-  const StatusSnapshot snap = attack.status();
+  AttackEnd end;
+  StatusSnapshot snap;
+  if (attack) {
+    end = attack->run(stop.get_token(), on_find, on_progress);
+    snap = attack->status();
+  } else {
+    std::vector<std::string> known_hashes;
+    for (std::size_t i = 0; i < targets.size(); ++i)
+      if (cracked[i]) known_hashes.push_back(targets[i].hash);
+    const auto on_cluster_find = [&](const Find& f) {
+      if (f.target >= targets.size()) throw std::runtime_error("--ray: the runner reported an unknown hash");
+      on_find(f);
+    };
+    end = run_cluster_attack(o, known_hashes, on_cluster_find, on_progress, [] { return g_stop_signal != 0; }, snap);
+  }
   status.print(snap, Clock::now(), true);
   if (end == AttackEnd::stopped) note(o, "aborted by signal " + std::to_string(static_cast<int>(g_stop_signal)) +
-                                           " after " + std::to_string(snap.progress) + " candidates; finds are saved");
+                                           " after " + std::to_string(snap.progress) + " candidates; finds are saved" +
+                                           (o.ray.empty() ? std::string() : "; --restore continues the session"));
   return end == AttackEnd::cracked ? kExitCracked : end == AttackEnd::stopped ? kExitAborted : kExitExhausted;
 }
 

@@ -22,12 +22,18 @@ attack mode); -O, -w N, --force and --username are accepted and change nothing h
 without --username). Rules hashcat cannot run either (M X 4 6 and the reject functions) are skipped with a warning.
 --outfile-format takes hashcat's numbers: 1 hash, 2 plain, 3 hex_plain, 4 crack_pos, 5 timestamp absolute,
 6 timestamp relative (comma-separated; default 1,2).
+--ray runs the attack on a Ray cluster (docs/cli.md): the wordlist is cut into work units sized by each node's
+measured speed and scheduled over one worker per node (one per GPU); finds are merged into this machine's potfile.
+It needs Python with the cryptaccel package and `ray` (CRYPTACCEL_PYTHON, default python3). The session's restore
+file records finished units: after an interruption, the same command with --restore continues where it stopped.
 Exit status: 0 all cracked, 1 exhausted, 2 aborted (Ctrl-C, SIGTERM), 255 error.
 
 Examples:
   cryptaccel crack shadow.txt /usr/share/dict/american-english --rules rules/cryptaccel-small.rule
   cryptaccel crack -m sha256 hashes.txt words.txt --engine cpu -o found.txt
   cryptaccel crack shadow.txt --show
+  cryptaccel crack shadow.txt words.txt -r best64.rule --ray auto --session big   (on a Ray cluster)
+  cryptaccel crack shadow.txt words.txt -r best64.rule --ray auto --session big --restore
   cryptaccel crack --stdout words.txt -r rules/cryptaccel-small.rule | head
   crunch 6 6 abc123 | cryptaccel crack -m sha256 hashes.txt -r best64.rule -r toggles1.rule
 )";
@@ -113,6 +119,16 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
   app.add_flag("--stdout", o.stdout_only,
                "print the candidates (words × rules) instead of cracking, as `hashcat --stdout`: "
                "`cryptaccel crack --stdout WORDLIST [-r RULES]`");
+  app.add_option("--ray", o.ray, "crack on a Ray cluster: auto (the running one), local, or its address")
+      ->type_name("ADDRESS");
+  app.add_option("--session", o.session, "name of a --ray run, for --restore (default: cryptaccel)")->type_name("NAME");
+  app.add_option("--restore-file-path", o.restore_file_path,
+                 "restore file of a --ray run (default: $XDG_DATA_HOME/cryptaccel/sessions/NAME.restore)")
+      ->type_name("P");
+  app.add_flag("--restore", o.restore, "continue the --ray session that was interrupted, skipping finished units");
+  app.add_option("--ray-unit-seconds", o.ray_unit_seconds, "time a work unit should take on a node (default 5)")
+      ->type_name("S")
+      ->check(CLI::PositiveNumber);
   app.add_flag("-q,--quiet", o.quiet, "no status and no notes; finds and errors only");
   app.footer(kFooter);
 
@@ -138,6 +154,11 @@ std::optional<CrackOptions> parse_crack_options(const std::vector<std::string>& 
       return o;
     }
     if (o.hash_file.empty()) throw std::invalid_argument("a HASHFILE is required");
+    if (o.ray.empty() && o.restore) throw std::invalid_argument("--restore continues a --ray session: add --ray");
+    if (!o.ray.empty() && (o.wordlist.empty() || o.wordlist == "-") && !o.show && !o.left)
+      throw std::invalid_argument("--ray needs a WORDLIST file (the nodes get it in work units), not stdin");
+    if (o.session.empty() || o.session.find('/') != std::string::npos)
+      throw std::invalid_argument("--session: a name without '/'");
     if (o.show && o.left) throw std::invalid_argument("--show and --left exclude each other");
     if ((o.show || o.left) && o.potfile_disable)
       throw std::invalid_argument("--show and --left read the potfile: not with --potfile-disable");

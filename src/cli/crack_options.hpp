@@ -45,6 +45,12 @@ struct CrackOptions {
   std::optional<std::uint64_t> limit;   ///< -l: words to try after them (nothing: to the end)
   /// --outfile-format: the fields of a find's line, joined with ':' (default hash:plain, hashcat's 1,2).
   std::vector<OutfileField> outfile_format{OutfileField::hash, OutfileField::plain};
+  /// --ray: crack on a Ray cluster ("auto", "local" or an address) through the Python package's runner; empty: here.
+  std::string ray;
+  std::string session = "cryptaccel";   ///< --session: names the cluster run's restore file
+  std::string restore_file_path;        ///< --restore-file-path (empty: from --session, beside the potfile)
+  bool restore = false;                 ///< --restore: continue the session's cluster run
+  double ray_unit_seconds = 5.0;        ///< --ray-unit-seconds: the time a work unit should take on its worker
   /// hashcat options accepted for command-line compatibility that change nothing here (-O, -w, --force,
   /// --username), named for the note that says so.
   std::vector<std::string> ignored;

@@ -61,6 +61,13 @@ std::string status_line(const StatusSnapshot& s) {
                      " | Speed: " + format_speed(s.speed) + " | ETA: " + (s.eta ? format_duration(*s.eta) : "--:--:--") +
                      " | Recovered: " + recovered + " | Elapsed: " + format_duration(s.elapsed) +
                      " | Engine: " + s.engine;
+  if (!s.workers.empty()) {  // a cluster run: each worker's rate
+    line += " | Workers:";
+    for (std::size_t i = 0; i < s.workers.size(); ++i) {
+      const WorkerStatus& w = s.workers[i];
+      line += (i ? ", " : " ") + w.node + " " + (w.lost ? std::string("lost") : format_speed(w.speed));
+    }
+  }
   return line;
 }
 
@@ -92,6 +99,13 @@ std::string status_json(const StatusSnapshot& s) {
   j["time_start"] = static_cast<std::int64_t>(s.time_start);
   j["estimated_stop"] = s.eta ? nlohmann::json(static_cast<std::int64_t>(s.time_start + s.elapsed + *s.eta))
                               : nlohmann::json(nullptr);
+  if (!s.workers.empty()) {
+    nlohmann::json workers = nlohmann::json::array();
+    for (const WorkerStatus& w : s.workers)
+      workers.push_back({{"node", w.node}, {"pid", w.pid}, {"engine", w.engine},
+                         {"speed_hs", std::round(w.speed * 10.0) / 10.0}, {"units", w.units}, {"lost", w.lost}});
+    j["workers"] = workers;
+  }
   return j.dump();
 }
 

@@ -24,6 +24,16 @@ struct Find {
   std::uint64_t position = 0;  ///< the candidate's place in the keyspace: word index x rules + rule index
 };
 
+/// One worker of an attack on a cluster (Python's crack.run(cluster=...), `cryptaccel crack --ray`).
+struct WorkerStatus {
+  std::string node;          ///< the host it runs on
+  std::int64_t pid = 0;      ///< its process there
+  std::string engine;        ///< the engine its last work unit ran on
+  double speed = 0;          ///< hashes per second over its last work unit
+  std::uint64_t units = 0;   ///< work units it finished
+  bool lost = false;         ///< it died more often than it could be restarted: its units went to the others
+};
+
 /// The state of an attack at one moment.
 struct StatusSnapshot {
   std::string state = "running";   ///< "running", then "cracked", "exhausted" or "aborted" (hashcat's words)
@@ -38,6 +48,7 @@ struct StatusSnapshot {
   std::uint64_t settings = 0;      ///< distinct settings searched
   std::string engine;
   double time_start = 0;           ///< Unix time the search started
+  std::vector<WorkerStatus> workers;  ///< an attack on a cluster: its workers (empty for one on this machine)
 };
 
 /// What an attack searches and where.
