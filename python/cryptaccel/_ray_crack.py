@@ -379,6 +379,8 @@ def run_cluster(*, cluster: str, hash_file: Optional[str], hash_lines: List[str]
         "state": "running", "progress": sum(u.words for u in saved.done) * per_word, "total": total, "speed": 0.0,
         "elapsed": 0.0, "eta": None, "recovered": 0, "targets": len(targets), "recovered_settings": 0,
         "settings": len(searched), "engine": "ray", "time_start": time.time(), "workers": [],
+        "restored": sum(u.words for u in saved.done) * per_word,  # candidates done before a restore
+        "redone": 0,  # work units handed out again after their worker was lost
     }
 
     def recovered() -> int:
@@ -458,6 +460,7 @@ def run_cluster(*, cluster: str, hash_file: Optional[str], hash_lines: List[str]
                     if isinstance(e, RayTaskError) and not isinstance(e, RayActorError):
                         raise InvalidArgument(f"a worker on {w.node} failed: {e.cause}") from None
                     cutter.give_back(unit)  # redone by the next free worker
+                    status["redone"] += 1
                     w.failures += 1
                     w.speed = 0.0
                     if w.failures > _WORKER_RESTARTS:

@@ -3,15 +3,14 @@
 The command reads the attack as one JSON object on stdin (the keyword arguments of :func:`cryptaccel.crack.run`, with
 ``hash_file``) and writes one JSON object per line on stdout as the attack goes: ``{"event": "find", "target": I,
 "plain": HEX, "position": N}``, ``{"event": "status", ...}`` (crack.run's status dict), and last ``{"event": "end",
-"end": ..., "status": {...}}`` or ``{"event": "error", "kind": ..., "message": ...}``. SIGINT and SIGTERM stop the
-attack after the units in flight are abandoned (they stay to do on --restore). The command line prints everything:
-this module only carries the events.
+"end": ..., "status": {...}}`` or ``{"event": "error", "kind": ..., "message": ...}``. The end of stdin stops the
+attack (the units in flight are abandoned: --restore does them): the command line closes it on Ctrl-C or SIGTERM,
+since Ray replaces a driver's signal handlers. The command line prints everything: this module only carries events.
 """
 
 from __future__ import annotations
 
 import json
-import signal
 import sys
 import threading
 from typing import Any, Dict
@@ -24,10 +23,15 @@ def _emit(event: Dict[str, Any]) -> None:
 
 def main() -> int:
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
     try:
         request = json.loads(sys.stdin.readline())
+
+        def stop_at_end_of_stdin() -> None:
+            while sys.stdin.readline():
+                pass
+            stop.set()
+
+        threading.Thread(target=stop_at_end_of_stdin, daemon=True).start()
         from . import crack
 
         def on_find(f: Any) -> None:

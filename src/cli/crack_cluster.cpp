@@ -83,7 +83,8 @@ StatusSnapshot snapshot_of(const json& s) {
   return snap;
 }
 
-/// The runner: a child process with its stdin and stdout on pipes (stderr is ours, for Python's own errors).
+/// The runner: a child process with its stdin and stdout on pipes (stderr is ours, for Python's own errors). Its
+/// stdin carries the request line, then stays open while the attack should go on.
 class Runner {
  public:
   Runner() {
@@ -94,10 +95,17 @@ class Runner {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    // A process group of its own: Ctrl-C reaches this process only, which asks the runner to stop by closing its
+    // stdin (Ray replaces a driver's signal handlers, so signals are no way to ask it).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     const std::string python = python_executable();
     std::vector<char*> argv{const_cast<char*>(python.c_str()), const_cast<char*>("-m"),
                             const_cast<char*>("cryptaccel._ray_crack_pipe"), nullptr};
-    const int rc = ::posix_spawnp(&pid_, python.c_str(), &actions, nullptr, argv.data(), environ);
+    const int rc = ::posix_spawnp(&pid_, python.c_str(), &actions, &attr, argv.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     ::close(in[0]);
     ::close(out[1]);
@@ -118,11 +126,16 @@ class Runner {
     }
   }
 
+  /// Sends the request line; stdin stays open until stop().
   void send(const std::string& text) {
     const int err = write_all(to_child_, bytes_view(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
-    ::close(to_child_);
-    to_child_ = -1;
     if (err != 0 && err != EPIPE) throw std::runtime_error(std::string("--ray: ") + std::strerror(err));
+  }
+
+  /// Asks the runner to stop: end of its stdin.
+  void stop() {
+    if (to_child_ >= 0) ::close(to_child_);
+    to_child_ = -1;
   }
 
   /// The next line from the runner; false at its end. `should_stop` is asked while waiting.
@@ -135,10 +148,7 @@ class Runner {
         return true;
       }
       if (from_child_ < 0) return false;
-      if (!stop_sent_ && should_stop()) {
-        ::kill(pid_, SIGTERM);
-        stop_sent_ = true;
-      }
+      if (to_child_ >= 0 && should_stop()) stop();
       pollfd p{from_child_, POLLIN, 0};
       const int ready = ::poll(&p, 1, kPollMilliseconds);
       if (ready < 0 && errno != EINTR) throw std::runtime_error(std::string("--ray: ") + std::strerror(errno));
@@ -174,7 +184,6 @@ class Runner {
   pid_t pid_ = -1;
   int to_child_ = -1;
   int from_child_ = -1;
-  bool stop_sent_ = false;
   std::string buffer_;
 };
 

@@ -17,7 +17,7 @@ std::string restore_file_path(const CrackOptions& o);
 
 /// Runs `o`'s attack on the cluster `o.ray`, `known` (hash strings in the potfile) left out. `on_find` and
 /// `on_progress` are called as Attack::run calls them; `should_stop` is asked several times a second, and once it
-/// says yes the runner is told to stop (SIGTERM). `last` receives the final status. Throws std::runtime_error with
+/// says yes the runner is told to stop (the end of its stdin). `last` receives the final status. Throws std::runtime_error with
 /// the runner's message (no Python, no Ray, an unreachable cluster, ...).
 AttackEnd run_cluster_attack(const CrackOptions& o, const std::vector<std::string>& known,
                              const Attack::FindHandler& on_find, const Attack::ProgressHandler& on_progress,
