@@ -329,10 +329,13 @@ def _connect(cluster: str) -> bool:
     if ray.is_initialized():
         return False
     kwargs: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False, "configure_logging": True}
-    if cluster == "local":
-        ray.init(include_dashboard=False, **kwargs)
-    else:
-        ray.init(address=cluster, **kwargs)
+    try:
+        if cluster == "local":
+            ray.init(include_dashboard=False, **kwargs)
+        else:
+            ray.init(address=cluster, **kwargs)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise EngineUnavailable(f"cannot reach the Ray cluster '{cluster}': {str(e).splitlines()[0]}") from None
     return True
 
 
@@ -463,7 +466,7 @@ def run_cluster(*, cluster: str, hash_file: Optional[str], hash_lines: List[str]
                     status["redone"] += 1
                     w.failures += 1
                     w.speed = 0.0
-                    if w.failures > _WORKER_RESTARTS:
+                    if w.failures > _WORKER_RESTARTS * _IN_FLIGHT:  # each death fails its units in flight
                         w.lost = True
                     continue
                 w.units += 1
