@@ -36,6 +36,7 @@ std::string format_ratio(std::optional<double> r) {
 
 using Table = std::vector<std::vector<std::string>>;
 
+/// One table, columns right-aligned to their widest cell (the first left-aligned), two spaces apart.
 void append_table(std::string& out, const Table& table) {
   std::vector<std::size_t> width;
   for (const auto& line : table) {
@@ -229,6 +230,8 @@ void append_notes(std::string& out, const std::vector<RowResult>& rows) {
   }
 }
 
+/// The tables: single messages in thousands of bytes per second, then with --batch messages per second, then the
+/// operation rows (RSA, SHA-crypt), then the notes; with --vs openssl, ratio rows after each algorithm's rows.
 void append_tables(std::string& out, const SpeedSettings& settings, const std::vector<RowResult>& rows) {
   const bool byte_rows = has_byte_rows(rows);
   if (byte_rows) {
