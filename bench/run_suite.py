@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""The standard benchmark suite: `cryptaccel speed` side by side with OpenSSL, in one process per run.
+"""The standard benchmark suite: `cryptaccel speed` side by side with OpenSSL, through cryptaccel.bench (the same
+harness, in this process).
 
-    bench/run_suite.py [--cli build/release/src/cli/cryptaccel] [--repeat 5] [--seconds 0.3] [--out DIR]
-                       [--python PYTHON --pythonpath build/release/python]
+    bench/run_suite.py [--pythonpath build/release/python] [--repeat 5] [--seconds 0.3] [--out DIR] [--python PYTHON]
 
 Runs, REPEAT times each, interleaved (the figures reported are medians over the repetitions):
   single   AES-128/256 CTR, GCM, XTS, CBC, AES-128-ECB, SM4-CTR/GCM; SHA-256/512, SHA3-256, SHAKE128, SM3 at 16 B,
@@ -16,10 +16,13 @@ Runs, REPEAT times each, interleaved (the figures reported are medians over the 
            all cores, against OpenSSL's one at a time on one thread
   python   with --python: bench/python_vs.py (encrypt/decrypt 64 MiB vs `cryptography`, hash_many vs hashlib)
 
-Writes into DIR (default bench/results/<date>-<machine>/): raw/<run>-<i>.json and .txt (each `cryptaccel speed`
-run's JSON and table), summary.json (medians), summary.md (tables and the targets of issues 4 and 24, met or not)
+Writes into DIR (default bench/results/<date>-<machine>/): raw/<run>-<i>.json and .txt (each run's JSON report and
+table, as `cryptaccel speed` would write them, the .txt after the equivalent command line), summary.json (medians), summary.md (tables and the targets of issues 4 and 24, met or not)
 and speedup.png (bar chart of engine / OpenSSL single core, if matplotlib is installed). Exits 1 if a run failed its
 check against the ref engine.
+
+cryptaccel is imported from --pythonpath (the build's python/ directory, built with -DCRYPTACCEL_BUILD_PYTHON=ON;
+default: $PYTHONPATH, else build/release/python).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import re
 import statistics
 import subprocess
 import sys
+from types import ModuleType
 from collections import defaultdict
 from pathlib import Path
 
@@ -47,16 +51,26 @@ RSA_BATCH = 64
 BATCH = 4096
 ENGINE = "cpu"
 
-# name -> extra `cryptaccel speed` arguments
+# name -> cryptaccel.bench.speed arguments besides engines, vs and seconds
 RUNS = {
-    "single": ["-a", *CIPHERS, *HASHES, "--bytes", *SIZES, "--threads", "1"],
-    "cores": ["-a", *PARALLEL, "--bytes", "1M", "--threads", "0"],  # one hash message cannot be split
-    "batch1": ["-a", *BATCH_HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "1"],
-    "batchN": ["-a", *BATCH_HASHES, "--bytes", "64", "--batch", str(BATCH), "--threads", "0"],
-    "rsa1": ["-a", *RSA, "--threads", "1"],
-    "rsa64": ["-a", *RSA, "--batch", str(RSA_BATCH), "--threads", "1"],
-    "rsa64N": ["-a", *RSA, "--batch", str(RSA_BATCH), "--threads", "0"],
+    "single": dict(algorithms=CIPHERS + HASHES, sizes=SIZES, threads=1),
+    "cores": dict(algorithms=PARALLEL, sizes=["1M"], threads=0),  # one hash message cannot be split
+    "batch1": dict(algorithms=BATCH_HASHES, sizes=["64"], batch=BATCH, threads=1),
+    "batchN": dict(algorithms=BATCH_HASHES, sizes=["64"], batch=BATCH, threads=0),
+    "rsa1": dict(algorithms=RSA, threads=1),
+    "rsa64": dict(algorithms=RSA, batch=RSA_BATCH, threads=1),
+    "rsa64N": dict(algorithms=RSA, batch=RSA_BATCH, threads=0),
 }
+
+
+def cli_args(run: dict) -> list[str]:
+    """The `cryptaccel speed` arguments that measure what `run` does (for the record: summary.json, raw/*.txt)."""
+    args = ["-a", *run["algorithms"]]
+    if "sizes" in run:
+        args += ["--bytes", *run["sizes"]]
+    if "batch" in run:
+        args += ["--batch", str(run["batch"])]
+    return args + ["--threads", str(run["threads"])]
 
 
 def machine_slug(machine: dict) -> str:
@@ -64,17 +78,30 @@ def machine_slug(machine: dict) -> str:
     return f"{model}-{machine.get('usable_cores', 0)}c"
 
 
-def run_speed(cli: str, args: list[str], seconds: float) -> tuple[dict, str, int]:
-    """One `cryptaccel speed` run: returns (JSON report, table text, exit status)."""
-    json_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"cryptaccel-bench-{os.getpid()}.json"
-    cmd = [cli, "speed", "--engine", ENGINE, "--vs", "openssl", "--seconds", str(seconds), "--json", str(json_path),
-           *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if not json_path.exists():
-        sys.exit(f"run_suite: {' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
-    report = json.loads(json_path.read_text())
-    json_path.unlink()
-    return report, "$ " + " ".join(cmd[1:]) + "\n" + proc.stdout + proc.stderr, proc.returncode
+def import_bench(pythonpath: str | None) -> ModuleType:
+    """cryptaccel.bench, from `pythonpath` (else $PYTHONPATH, else build/release/python)."""
+    if pythonpath:
+        sys.path.insert(0, pythonpath)
+    elif not os.environ.get("PYTHONPATH"):
+        sys.path.insert(0, str(ROOT / "build/release/python"))
+    try:
+        from cryptaccel import bench
+    except ImportError as e:
+        sys.exit(f"run_suite: cannot import cryptaccel ({e}): build it with -DCRYPTACCEL_BUILD_PYTHON=ON and pass "
+                 "its python/ directory as --pythonpath")
+    return bench
+
+
+def run_speed(bench: ModuleType, run: dict, seconds: float) -> tuple[dict, str, int]:
+    """One speed run: returns (JSON report, the table and error lines `cryptaccel speed` would print, its exit
+    status)."""
+    cmd = ["speed", "--engine", ENGINE, "--vs", "openssl", "--seconds", str(seconds), *cli_args(run)]
+    try:
+        result = bench.speed(engines=[ENGINE], vs="openssl", seconds=seconds, **run)
+    except Exception as e:  # a bad argument or an engine missing here: cryptaccel.Error
+        sys.exit(f"run_suite: {' '.join(cmd)} failed: {e}")
+    errors = "".join("cryptaccel speed: " + message.replace("\n", " ") + "\n" for message in result.errors)
+    return result.report, "$ " + " ".join(cmd) + "\n" + result.text + errors, 0 if result.ok else 1
 
 
 def medians(reports: list[dict]) -> list[dict]:
@@ -259,14 +286,15 @@ def draw_chart(path: Path, summary, machine) -> bool:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cli", default=str(ROOT / "build/release/src/cli/cryptaccel"))
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=0.3)
     ap.add_argument("--out", type=Path)
     ap.add_argument("--runs", nargs="*", default=list(RUNS), choices=list(RUNS))
     ap.add_argument("--python", help="a Python with cryptaccel's dependencies: also run bench/python_vs.py")
-    ap.add_argument("--pythonpath", help="PYTHONPATH for --python (the build's python/ directory)")
+    ap.add_argument("--pythonpath", help="the build's python/ directory: where cryptaccel is imported from, and "
+                    "PYTHONPATH for --python (default: $PYTHONPATH, else build/release/python)")
     args = ap.parse_args()
+    bench = import_bench(args.pythonpath)
 
     raw = defaultdict(list)
     failed = False
@@ -275,7 +303,7 @@ def main() -> int:
     for i in range(args.repeat):
         for name in args.runs:
             print(f"run_suite: {name} {i + 1}/{args.repeat}", file=sys.stderr, flush=True)
-            report, text, rc = run_speed(args.cli, RUNS[name], args.seconds)
+            report, text, rc = run_speed(bench, RUNS[name], args.seconds)
             failed |= rc != 0
             raw[name].append(report)
             texts[(name, i)] = text
@@ -303,7 +331,7 @@ def main() -> int:
         else:
             python_rows = json.loads(rows_path.read_text())
     settings = {"date": date, "repeat": args.repeat, "seconds": args.seconds, "engine": ENGINE,
-                "runs": {n: RUNS[n] for n in args.runs}}
+                "runs": {n: cli_args(RUNS[n]) for n in args.runs}}
     (out / "summary.json").write_text(json.dumps({"machine": machine, "build": build, "settings": settings,
                                                   "medians": summary, "python": python_rows,
                                                   "targets": targets(summary, python_rows)}, indent=1) + "\n")

@@ -5,16 +5,18 @@
 // is faster at every larger size measured ("crossover"): the figures Engine::worth_auto of the cuda engine encodes.
 // Usage: cryptaccel_crossover_bench [--max-seconds S] (per kind; sizes beyond it are skipped)
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cryptaccel/batch.hpp"
+#include "cryptaccel/bench/timer.hpp"
+#include "cryptaccel/bench/workload.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
 #include "cryptaccel/rsa.hpp"
@@ -24,25 +26,12 @@ using namespace cryptaccel;
 
 namespace {
 
-double seconds_of(const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 /// Median wall time of fn over 3 runs after one warm-up.
 double median_time(const std::function<void()>& fn) {
   fn();
   std::vector<double> t;
-  for (int r = 0; r < 3; ++r) t.push_back(seconds_of(fn));
-  std::sort(t.begin(), t.end());
-  return t[1];
-}
-
-bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  bytes out(n);
-  for (auto& b : out) b = static_cast<std::uint8_t>(rng());
-  return out;
+  for (int r = 0; r < 3; ++r) t.push_back(bench::seconds_of(fn));
+  return bench::median(std::move(t));
 }
 
 /// One kind of request: `run(n, engine)` does a batch of size n on the engine.
@@ -88,7 +77,7 @@ int main(int argc, char** argv) {
     }
   }
   std::mt19937_64 rng(27);
-  const bytes pool = random_bytes(rng, std::size_t{1} << 28);  // 256 MiB of message bytes, shared by every kind
+  const bytes pool = bench::random_bytes(rng, std::size_t{1} << 28);  // 256 MiB of message bytes, shared by every kind
   std::vector<Kind> kinds;
 
   const auto hash_kind = [&](HashAlgorithm algorithm, std::size_t len, std::vector<std::size_t> sizes) {

@@ -5,21 +5,23 @@
 //     SHA-256 of 2^24 x 64-byte messages, SHA-256 and SHA3-256 over 8 KiB messages
 //   host-resident (run_batch, engine "cuda"): AES-256-GCM over one large message, next to pinned PCIe copy bandwidth
 //     and the cpu engine (OpenSSL, all cores) on the same data
-// Every cipher row is first checked against the ref engine on a prefix of the data.
+// Every cipher row is first checked against the ref engine on a prefix of the data. Medians, wall-clock times and random
+// inputs come from the speed harness (include/cryptaccel/bench/); CUDA events time the device-resident rows.
 // Usage: cryptaccel_cuda_bench [--gib N] [--host-gib N] [--runs N] [--json FILE] [--quick]
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cryptaccel/batch.hpp"
+#include "cryptaccel/bench/timer.hpp"
+#include "cryptaccel/bench/workload.hpp"
 #include "cryptaccel/cuda.hpp"
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
@@ -44,11 +46,6 @@ struct Row {
 };
 std::vector<Row> rows;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// Median time in ms of `fn` (queued on `s`) over `runs` runs, after one warm-up.
 template <class Fn>
 double time_events(cudaStream_t s, int runs, Fn fn) {
@@ -69,17 +66,7 @@ double time_events(cudaStream_t s, int runs, Fn fn) {
   }
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return median(t);
-}
-
-bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  bytes out(n);
-  for (std::size_t i = 0; i + 8 <= n; i += 8) {
-    const std::uint64_t v = rng();
-    std::memcpy(out.data() + i, &v, 8);
-  }
-  for (std::size_t i = n / 8 * 8; i < n; ++i) out[i] = static_cast<std::uint8_t>(rng());
-  return out;
+  return bench::median(std::move(t));
 }
 
 void print_row(const Row& r) {
@@ -99,7 +86,7 @@ void bench_cipher(const char* spec_name, std::size_t xts_unit, cuda::AesKernel k
                   std::uint8_t* d_tmp, std::size_t len, cudaStream_t s, int runs, std::mt19937_64& rng) {
   CipherSpec spec = CipherSpec::parse(spec_name);
   spec.padding = false;
-  const bytes key = random_bytes(rng, spec.key_size()), iv = random_bytes(rng, spec.iv_size());
+  const bytes key = bench::random_bytes(rng, spec.key_size()), iv = bench::random_bytes(rng, spec.iv_size());
   void* d_tag = nullptr;
   check(cudaMalloc(&d_tag, 16), "cudaMalloc");
   // Check: out-of-place into d_tmp, compare the first `probe` bytes with ref on the same prefix.
@@ -147,7 +134,7 @@ void bench_hash(HashAlgorithm alg, std::size_t msg, std::size_t count, cudaStrea
     std::vector<std::uint64_t> off(count + 1);
     for (std::size_t i = 0; i <= count; ++i) off[i] = i * msg;
     check(cudaMemcpy(d_off, off.data(), 8 * off.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-    const bytes chunk = random_bytes(rng, std::min<std::size_t>(total, 64u << 20));
+    const bytes chunk = bench::random_bytes(rng, std::min<std::size_t>(total, 64u << 20));
     for (std::size_t at = 0; at < total; at += chunk.size())
       check(cudaMemcpy(d_data + at, chunk.data(), std::min(chunk.size(), total - at), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
@@ -172,12 +159,6 @@ void bench_hash(HashAlgorithm alg, std::size_t msg, std::size_t count, cudaStrea
   cudaFree(d_data);
   cudaFree(d_dig);
   cudaFree(d_off);
-}
-
-double wall_ms(const std::function<void()>& fn) {
-  const auto a = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count();
 }
 
 }  // namespace
@@ -218,7 +199,7 @@ int main(int argc, char** argv) {
   check(cudaMalloc(&d_buf, len), "cudaMalloc");
   check(cudaMalloc(&d_tmp, len), "cudaMalloc");
   {
-    const bytes chunk = random_bytes(rng, std::min<std::size_t>(len, 64u << 20));
+    const bytes chunk = bench::random_bytes(rng, std::min<std::size_t>(len, 64u << 20));
     for (std::size_t at = 0; at < len; at += chunk.size())
       check(cudaMemcpy(d_buf + at, chunk.data(), std::min(chunk.size(), len - at), cudaMemcpyHostToDevice), "cudaMemcpy");
   }
@@ -256,18 +237,20 @@ int main(int argc, char** argv) {
     cudaFree(d);
 
     const CipherSpec spec = CipherSpec::parse("aes-256-gcm");
-    const bytes key = random_bytes(rng, 32), iv = random_bytes(rng, 12);
-    bytes in = random_bytes(rng, hlen), out_gpu(hlen), out_cpu(hlen), tag_gpu(16), tag_cpu(16);
+    const bytes key = bench::random_bytes(rng, 32), iv = bench::random_bytes(rng, 12);
+    bytes in = bench::random_bytes(rng, hlen), out_gpu(hlen), out_cpu(hlen), tag_gpu(16), tag_cpu(16);
     CipherJob g{key, iv, in, out_gpu, {}, tag_gpu}, c{key, iv, in, out_cpu, {}, tag_cpu};
     run_batch(spec, Direction::encrypt, {&g, 1}, BatchOptions{"cuda"});  // warm-up (pinned pool, streams)
     std::vector<double> tg, tc;
     for (int r = 0; r < 3; ++r) {
-      tg.push_back(wall_ms([&] { run_batch(spec, Direction::encrypt, {&g, 1}, BatchOptions{"cuda"}); }));
-      tc.push_back(wall_ms([&] { run_batch(spec, Direction::encrypt, {&c, 1}, BatchOptions{"cpu"}); }));
+      tg.push_back(1e3 *
+                   bench::seconds_of([&] { run_batch(spec, Direction::encrypt, {&g, 1}, BatchOptions{"cuda"}); }));
+      tc.push_back(1e3 *
+                   bench::seconds_of([&] { run_batch(spec, Direction::encrypt, {&c, 1}, BatchOptions{"cpu"}); }));
     }
     const bool same = g.status == JobStatus::ok && c.status == JobStatus::ok && out_gpu == out_cpu && tag_gpu == tag_cpu;
-    add(Row{"aes-256-gcm host-resident [cuda]", static_cast<double>(hlen), 0, median(tg), same ? "1 job, pipelined" : "MISMATCH vs cpu"});
-    add(Row{"aes-256-gcm host-resident [cpu, all cores]", static_cast<double>(hlen), 0, median(tc), "OpenSSL EVP"});
+    add(Row{"aes-256-gcm host-resident [cuda]", static_cast<double>(hlen), 0, bench::median(tg), same ? "1 job, pipelined" : "MISMATCH vs cpu"});
+    add(Row{"aes-256-gcm host-resident [cpu, all cores]", static_cast<double>(hlen), 0, bench::median(tc), "OpenSSL EVP"});
   }
 
   if (!json.empty()) {

@@ -25,6 +25,8 @@
 #include <thread>
 #include <vector>
 
+#include "cryptaccel/bench/timer.hpp"
+#include "cryptaccel/bench/workload.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "cuda/rsa/rsa_kernel_variant.hpp"
 #include "engine/engine.hpp"
@@ -41,24 +43,8 @@ struct Row {
 };
 std::vector<Row> rows;
 
-double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
-
-/// The fastest of `reps` runs of fn (seconds).
-double best_of(int reps, const std::function<void()>& fn) {
-  double best = 1e30;
-  for (int r = 0; r < reps; ++r) {
-    const double t0 = now();
-    fn();
-    best = std::min(best, now() - t0);
-  }
-  return best;
-}
-
-bytes random_bytes(std::mt19937_64& rng, std::size_t n) {
-  bytes b(n);
-  for (auto& v : b) v = static_cast<std::uint8_t>(rng());
-  return b;
-}
+using bench::best_of;
+using bench::random_bytes;
 
 /// Variants whose checks failed (their rows are missing; the exit status says so).
 int failures = 0;
@@ -128,18 +114,19 @@ Row openssl_all_cores(const std::string& name, std::size_t bits, double seconds,
   std::atomic<std::size_t> total{0};
   std::atomic<bool> stop{false};
   std::vector<std::thread> ts;
-  const double t0 = now();
-  for (unsigned t = 0; t < n; ++t)
-    ts.emplace_back([&] {
-      std::function<void()> op = make_op();
-      std::size_t count = 0;
-      while (!stop.load(std::memory_order_relaxed)) op(), ++count;
-      total += count;
-    });
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  stop = true;
-  for (auto& t : ts) t.join();
-  return Row{name, "openssl", std::to_string(n) + " threads", bits, total.load(), now() - t0};
+  const double elapsed = bench::seconds_of([&] {
+    for (unsigned t = 0; t < n; ++t)
+      ts.emplace_back([&] {
+        std::function<void()> op = make_op();
+        std::size_t count = 0;
+        while (!stop.load(std::memory_order_relaxed)) op(), ++count;
+        total += count;
+      });
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    stop = true;
+    for (auto& t : ts) t.join();
+  });
+  return Row{name, "openssl", std::to_string(n) + " threads", bits, total.load(), elapsed};
 }
 
 std::function<void()> ossl_sign_op(EVP_PKEY* pkey, const bytes& msg) {

@@ -3,7 +3,6 @@
 // repetition, and on the cpu engine (all cores) for the side-by-side ratio. The cuda digests are compared with the
 // cpu engine's before anything is timed. Prints one line per (variant, engine); --json writes them too.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cryptaccel/bench/timer.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/shacrypt.hpp"
 
@@ -34,9 +34,8 @@ double time_batch(const std::vector<bytes>& passwords, const ShaCryptSetting& se
   options.engine = engine;
   double best = 1e30;
   for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const BatchReport report = shacrypt_batch(jobs, options);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    BatchReport report;
+    const double s = bench::seconds_of([&] { report = shacrypt_batch(jobs, options); });
     if (report.failed) throw std::runtime_error(std::string(engine) + ": " + jobs.front().error);
     best = std::min(best, s);
   }

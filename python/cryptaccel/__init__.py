@@ -87,7 +87,8 @@ __version__: str = _ext.__version__
 #   cryptaccel.shacrypt  sha512crypt / sha256crypt password hashing (python/cryptaccel/shacrypt.py)
 #   cryptaccel.crack     hashcat-style dictionary attacks (python/cryptaccel/crack.py)
 #   cryptaccel.age       the age file format (python/cryptaccel/age.py)
-_LAZY_SUBMODULES = ("age", "crack", "cuda", "rsa", "shacrypt")
+#   cryptaccel.bench     speed measurements, as `cryptaccel speed` (python/cryptaccel/bench.py)
+_LAZY_SUBMODULES = ("age", "bench", "crack", "cuda", "rsa", "shacrypt")
 
 
 def __getattr__(name: str) -> Any:
@@ -148,6 +149,7 @@ __all__ = [
     "InvalidCiphertext",
     "EngineUnavailable",
     "age",
+    "bench",
     "crack",
     "cuda",
     "rsa",

@@ -6,7 +6,8 @@
 //  - GIL release around the C++ call when the data is larger than kReleaseGilAbove bytes,
 //  - translation of cryptaccel::Error and its subclasses into the Python classes of cryptaccel._errors.
 // The hash functions (cryptaccel.new, hash_many, keccak_f1600_batch) are bound in hash_bindings.cpp, SHA-crypt
-// (cryptaccel.shacrypt) in shacrypt_bindings.cpp, cracking (cryptaccel.crack) in crack_bindings.cpp, GPU arrays (cryptaccel.cuda) in cuda_bindings.cpp.
+// (cryptaccel.shacrypt) in shacrypt_bindings.cpp, cracking (cryptaccel.crack) in crack_bindings.cpp, GPU arrays (cryptaccel.cuda) in cuda_bindings.cpp,
+// speed measurements (cryptaccel.bench) in bench_bindings.cpp.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
@@ -23,6 +24,7 @@
 
 #include "age_bindings.hpp"
 #include "arg_error.hpp"
+#include "bench_bindings.hpp"
 #include "byte_arg.hpp"
 #include "cryptaccel/age.hpp"
 #include "cryptaccel/cryptaccel.hpp"
@@ -423,4 +425,5 @@ NB_MODULE(_cryptaccel, m) {
   pyca::register_crack_bindings(m);
   pyca::register_age_bindings(m);
   pyca::register_cuda_bindings(m);
+  pyca::register_bench_bindings(m);
 }

@@ -5,8 +5,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "cryptaccel/bench/machine.hpp"
 #include "rv_seed001_paper.hpp"
-#include "speed_machine.hpp"
 
 namespace cryptaccel::cli::rvlab {
 namespace {
@@ -191,9 +191,9 @@ Json seed001_json(const Seed001Table& t) {
   return {{"table", "seed001"},
           {"title", "Seed 001 (Szymkowiak, Isufi, Saarinen: Marian, Zvk on CVA6 + Ara2) on cryptaccel's RISC-V "
                     "simulator"},
-          {"timestamp", speed::utc_timestamp()},
-          {"machine", speed::machine_info()},
-          {"build", speed::build_info()},
+          {"timestamp", bench::utc_timestamp()},
+          {"machine", Json::parse(bench::machine_json())},
+          {"build", Json::parse(bench::build_json())},
           {"manifest", t.manifest_path},
           {"kernel_compiler", t.compiler},
           {"xlen", 64},

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <string>
 
+#include "cryptaccel/bench/machine.hpp"
 #include "rv_seed004_paper.hpp"
 #include "rv_seed004_table.hpp"
-#include "speed_machine.hpp"
 
 namespace cryptaccel::cli::rvlab {
 namespace {
@@ -191,9 +191,9 @@ Json seed004_json(const Seed004Table& t) {
   return {{"table", "seed004"},
           {"title", "Seed 004 (custom RISC-V vector instructions for Keccak-f[1600], DATE 2023) on cryptaccel's "
                     "RISC-V simulator"},
-          {"timestamp", speed::utc_timestamp()},
-          {"machine", speed::machine_info()},
-          {"build", speed::build_info()},
+          {"timestamp", bench::utc_timestamp()},
+          {"machine", Json::parse(bench::machine_json())},
+          {"build", Json::parse(bench::build_json())},
           {"manifest", t.manifest_path},
           {"kernel_compiler", t.compiler},
           {"kernel", kSeed004Kernel},

@@ -5,8 +5,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "cryptaccel/bench/machine.hpp"
 #include "rv_seed000_paper.hpp"
-#include "speed_machine.hpp"
 
 namespace cryptaccel::cli::rvlab {
 namespace {
@@ -181,9 +181,9 @@ Json seed000_json(const SeedTable& t) {
   return {{"table", "seed000"},
           {"title", "Seed 000 (Adams et al., Cryptography Acceleration in a RISC-V GPGPU) on cryptaccel's RISC-V "
                     "simulator"},
-          {"timestamp", speed::utc_timestamp()},
-          {"machine", speed::machine_info()},
-          {"build", speed::build_info()},
+          {"timestamp", bench::utc_timestamp()},
+          {"machine", Json::parse(bench::machine_json())},
+          {"build", Json::parse(bench::build_json())},
           {"manifest", t.manifest_path},
           {"kernel_compiler", t.compiler},
           {"cycle_model", model},

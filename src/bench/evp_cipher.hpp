@@ -1,4 +1,5 @@
-// `cryptaccel speed --vs openssl`, cipher family: the same messages encrypted by OpenSSL's libcrypto (EVP).
+// The speed harness's OpenSSL side, cipher family (`--vs openssl`): the same messages encrypted by OpenSSL's
+// libcrypto (EVP).
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -6,10 +7,10 @@
 
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/types.hpp"
-#include "speed_cipher.hpp"
-#include "speed_workload.hpp"
+#include "cipher_messages.hpp"
+#include "cryptaccel/bench/workload.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 
 /// Empty when the linked libcrypto offers `spec` (e.g. OpenSSL 3.0 has no SM4-GCM); otherwise a one-line reason.
 std::string evp_unsupported(const CipherSpec& spec);
@@ -25,7 +26,4 @@ bytes evp_encrypt(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes_v
 /// whole operation, as one cryptaccel job is: set key and IV, update, final (GCM: get the tag).
 std::unique_ptr<Cell> make_evp_cell(CipherMessages messages);
 
-/// "OpenSSL 3.0.19 27 Jan 2026" (the library actually loaded).
-std::string openssl_version();
-
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

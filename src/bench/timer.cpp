@@ -1,5 +1,5 @@
-// `cryptaccel speed`: the timing loop.
-#include "speed_timer.hpp"
+// The speed harness: the side-by-side timing loop, and the wall-clock helpers of the GPU benchmarks.
+#include "cryptaccel/bench/timer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <exception>
 #include <new>
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -87,4 +87,21 @@ std::vector<Measurement> time_cells(std::span<Cell* const> cells, double budget_
   return out;
 }
 
-}  // namespace cryptaccel::cli::speed
+double seconds_of(const std::function<void()>& fn) {
+  const Clock::time_point start = Clock::now();
+  fn();
+  return seconds_between(start, Clock::now());
+}
+
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+double best_of(int reps, const std::function<void()>& fn) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) best = std::min(best, seconds_of(fn));
+  return best;
+}
+
+}  // namespace cryptaccel::bench

@@ -1,10 +1,8 @@
-// `cryptaccel speed`, cipher family: every cipher of cipher_names() as a workload, timed encrypting through
-// run_batch (one job per message), checked against the `ref` engine, and compared with OpenSSL EVP (speed_evp.cpp).
-#include "speed_cipher.hpp"
+// The speed harness, cipher family: every cipher of cipher_names() as a workload, timed encrypting through run_batch
+// (one job per message), checked against the `ref` engine, and compared with OpenSSL EVP (evp_cipher.cpp).
+#include "cipher_messages.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -13,9 +11,10 @@
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
-#include "speed_evp.hpp"
+#include "evp_cipher.hpp"
+#include "families.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 constexpr Direction kDir = Direction::encrypt;
@@ -23,13 +22,6 @@ constexpr Direction kDir = Direction::encrypt;
 /// Message sizes of the check before timing: odd sizes, block multiples, and ones large enough to be split over
 /// threads. Sizes the mode cannot take (ECB/CBC without padding: block multiples only) are left out per cipher.
 constexpr std::size_t kVerifySizes[] = {1, 15, 16, 17, 31, 64, 100, 255, 1024, 4144, 65549, 100000};
-
-/// Test hook: CRYPTACCEL_SPEED_INJECT_MISMATCH=NAME makes the check see a wrong output from implementation NAME
-/// ("openssl" or an engine), so that tests can exercise the mismatch path without a broken engine.
-bool inject_mismatch(std::string_view impl) {
-  const char* target = std::getenv("CRYPTACCEL_SPEED_INJECT_MISMATCH");
-  return target != nullptr && impl == target;
-}
 
 bool block_multiples_only(const CipherSpec& spec) { return spec.mode == Mode::ecb || spec.mode == Mode::cbc; }
 
@@ -159,7 +151,7 @@ class CipherWorkload final : public Workload {
   }
 
   std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const override {
-    const bool corrupt = inject_mismatch(impl) || (impl != kOpenSsl && inject_mismatch(resolve(impl)));
+    const bool corrupt = inject_mismatch(*this, impl);
     std::vector<Case> cases;
     for (const std::size_t size : kVerifySizes) {
       if (!unsupported_size(impl, size).empty()) continue;
@@ -215,16 +207,6 @@ class CipherWorkload final : public Workload {
 
 }  // namespace
 
-void fill_random(mutable_bytes out, Rng& rng) {
-  std::size_t i = 0;
-  while (i < out.size()) {
-    const std::uint64_t word = rng();
-    const std::size_t n = std::min<std::size_t>(8, out.size() - i);
-    std::memcpy(out.data() + i, &word, n);
-    i += n;
-  }
-}
-
 bytes random_key(const CipherSpec& spec, Rng& rng) {
   bytes key(spec.key_size());
   fill_random(key, rng);
@@ -269,4 +251,4 @@ std::unique_ptr<Workload> make_cipher_workload(std::string_view name) {
   return std::make_unique<CipherWorkload>(spec);
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

@@ -1,6 +1,6 @@
-// `cryptaccel speed`: machine and build description, read from /proc/cpuinfo, uname(2), /etc/os-release and the
-// compiler's predefined macros.
-#include "speed_machine.hpp"
+// The speed harness: machine and build description, read from /proc/cpuinfo, uname(2), /etc/os-release, the
+// compiler's predefined macros and the loaded libcrypto.
+#include <openssl/crypto.h>
 
 #include <sched.h>
 #include <sys/utsname.h>
@@ -13,14 +13,15 @@
 #include <string_view>
 #include <thread>
 
+#include "cryptaccel/bench/machine.hpp"
 #include "cryptaccel/version.hpp"
-#include "speed_evp.hpp"
+#include "machine_json.hpp"
 
 #ifndef CRYPTACCEL_BUILD_TYPE
 #define CRYPTACCEL_BUILD_TYPE ""
 #endif
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 /// CPU features that crypto code paths depend on, as the kernel names them in /proc/cpuinfo.
@@ -70,6 +71,8 @@ std::string distribution() {
 
 Json or_null(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
+}  // namespace
+
 std::string compiler() {
 #if defined(__clang__)
   return std::string("Clang ") + __clang_version__;
@@ -82,7 +85,7 @@ std::string compiler() {
 #endif
 }
 
-}  // namespace
+std::string openssl_version() { return OpenSSL_version(OPENSSL_VERSION); }
 
 std::string cpu_model() { return cpuinfo_field("model name"); }
 
@@ -131,6 +134,10 @@ Json build_info() {
   };
 }
 
+std::string machine_json() { return machine_info().dump(); }
+
+std::string build_json() { return build_info().dump(); }
+
 std::string utc_timestamp() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -140,4 +147,4 @@ std::string utc_timestamp() {
   return buf;
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

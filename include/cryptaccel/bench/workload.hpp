@@ -1,6 +1,7 @@
-// `cryptaccel speed`: what can be timed. A workload is one algorithm (today a cipher, encrypting; later a hash); a
-// family of workloads is one entry in the table of speed_workload.cpp. The command itself (cmd_speed.cpp) only talks
-// to this interface: it never looks at what kind of algorithm it is timing.
+// The speed harness (cryptaccel::bench): what can be timed. A workload is one algorithm (a cipher encrypting, a hash,
+// an RSA key's sign and verify, a SHA-crypt variant); a family of workloads is one entry in the table of
+// src/bench/workload.cpp. The harness (bench/speed.hpp) only talks to this interface: it never looks at what kind of
+// algorithm it is timing.
 #pragma once
 #include <cstddef>
 #include <memory>
@@ -10,7 +11,10 @@
 #include <string_view>
 #include <vector>
 
-namespace cryptaccel::cli::speed {
+#include "cryptaccel/bench/timer.hpp"
+#include "cryptaccel/types.hpp"
+
+namespace cryptaccel::bench {
 
 /// The implementation name that stands for OpenSSL's libcrypto (`--vs openssl`). Every other implementation name is
 /// a cryptaccel engine name or "auto".
@@ -19,14 +23,11 @@ inline constexpr std::string_view kOpenSsl = "openssl";
 /// Source of the random keys, IVs and inputs (not secret: only timed and compared).
 using Rng = std::mt19937_64;
 
-/// A prepared measurement: keys, inputs and outputs are allocated and filled once; each run() processes the same
-/// messages again.
-class Cell {
- public:
-  virtual ~Cell() = default;
-  /// Processes every message once. Throws std::runtime_error (one line) when the implementation reports a failure.
-  virtual void run() = 0;
-};
+/// Fills `out` with random bytes, eight per draw of `rng` (the last draw's low bytes for a tail).
+void fill_random(mutable_bytes out, Rng& rng);
+
+/// `n` random bytes, as fill_random makes them.
+bytes random_bytes(Rng& rng, std::size_t n);
 
 /// What one cell times.
 struct CellShape {
@@ -68,9 +69,9 @@ class Workload {
   std::string engine_unavailable(std::string_view impl) const;
 };
 
-/// A family of workloads: one entry per kind of algorithm (ciphers; hashes will be another entry).
+/// A family of workloads: one entry per kind of algorithm.
 struct WorkloadFamily {
-  std::string_view name;                                     ///< "cipher"
+  std::string_view name;                                     ///< "cipher", "hash", "shacrypt", "rsa"
   std::vector<std::string> (*names)();                       ///< every workload name the family offers
   std::unique_ptr<Workload> (*make)(std::string_view name);  ///< nullptr when `name` is not of this family
 };
@@ -88,36 +89,4 @@ std::vector<std::string> all_workload_names();
 /// What `cryptaccel speed` times without -a.
 std::vector<std::string> default_workload_names();
 
-// --- the families (one file each) ---------------------------------------------------------------------------------
-
-/// speed_cipher.cpp: every cipher of cipher_names(), timed encrypting.
-std::vector<std::string> cipher_workload_names();
-std::unique_ptr<Workload> make_cipher_workload(std::string_view name);
-
-/// speed_rsa.cpp: RSA private-key (sign) and public-key (verify) operations per second, as `openssl speed rsa2048`.
-std::vector<std::string> rsa_workload_names();
-std::unique_ptr<Workload> make_rsa_workload(std::string_view name);
-
-/// speed_shacrypt.cpp: "sha512crypt" and "sha256crypt" password hashes per second (operation "hash").
-std::vector<std::string> shacrypt_workload_names();
-std::unique_ptr<Workload> make_shacrypt_workload(std::string_view name);
-
-/// The check of an engine's output as it is timed: every case in one batch, then each case alone (a large one then
-/// splits over threads). `run(cases)` returns one output per case; `compare(case, got, how)` returns an empty string
-/// when `got` is right, else why not. `corrupt` flips the last bit of the batch output (the test hook of `speed`).
-/// Returns the first difference, or an empty string.
-template <class Case, class Run, class Compare>
-std::string check_in_batch_and_alone(const std::vector<Case>& cases, bool corrupt, Run run, Compare compare) {
-  auto together = run(cases);
-  if (corrupt) together.back().back() ^= 1;
-  const std::string how = "in a batch of " + std::to_string(cases.size());
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    if (std::string why = compare(cases[i], together[i], how); !why.empty()) return why;
-  for (const Case& c : cases) {
-    const std::vector<Case> one{c};
-    if (std::string why = compare(c, run(one).front(), "alone"); !why.empty()) return why;
-  }
-  return {};
-}
-
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

@@ -1,13 +1,13 @@
-// `cryptaccel speed`, cipher family: the buffers of one timed cipher cell, shared by the cryptaccel side
-// (speed_cipher.cpp) and the OpenSSL side (speed_evp.cpp).
+// The speed harness, cipher family: the buffers of one timed cipher cell, shared by the cryptaccel side
+// (cipher_workload.cpp) and the OpenSSL side (evp_cipher.cpp).
 #pragma once
 #include <cstddef>
 
 #include "cryptaccel/cipher.hpp"
 #include "cryptaccel/types.hpp"
-#include "speed_workload.hpp"
+#include "cryptaccel/bench/workload.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 
 /// GCM tag length used when timing (and verifying) GCM.
 inline constexpr std::size_t kSpeedTagLen = 16;
@@ -36,10 +36,7 @@ struct CipherMessages {
   mutable_bytes tag(std::size_t i) { return mutable_bytes(tags).subspan(i * kSpeedTagLen, kSpeedTagLen); }
 };
 
-/// Fills `out` with random bytes.
-void fill_random(mutable_bytes out, Rng& rng);
-
 /// A random key for `spec` (XTS: the two halves differ, as IEEE 1619 and OpenSSL require).
 bytes random_key(const CipherSpec& spec, Rng& rng);
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

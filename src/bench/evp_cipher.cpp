@@ -1,5 +1,5 @@
-// `cryptaccel speed --vs openssl`, cipher family: OpenSSL EVP encryption of the same messages, in this process.
-#include "speed_evp.hpp"
+// The speed harness's OpenSSL side, cipher family: OpenSSL EVP encryption of the same messages, in this process.
+#include "evp_cipher.hpp"
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -12,11 +12,13 @@
 #include <stdexcept>
 #include <utility>
 
+#include "openssl_fail.hpp"
+
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
-#error "cryptaccel speed needs OpenSSL 3.0 or later (EVP_CIPHER_fetch)"
+#error "the speed harness needs OpenSSL 3.0 or later (EVP_CIPHER_fetch)"
 #endif
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 struct CipherFree {
@@ -43,29 +45,17 @@ CipherPtr fetch(const CipherSpec& spec) {
   return cipher;
 }
 
-/// Throws std::runtime_error naming the failed call and OpenSSL's first queued reason; clears the queue.
-[[noreturn]] void fail(const char* call) {
-  std::string message = std::string("OpenSSL ") + call + " failed";
-  if (const unsigned long code = ERR_get_error(); code != 0) {
-    char reason[256];
-    ERR_error_string_n(code, reason, sizeof reason);
-    message += std::string(": ") + reason;
-  }
-  ERR_clear_error();
-  throw std::runtime_error(message);
-}
-
 const unsigned char* ptr_or_null(bytes_view b) { return b.empty() ? nullptr : b.data(); }
 
 /// An EVP context set up for encrypting with `spec`: cipher chosen, no padding; key and IV come per message.
 CtxPtr make_context(const CipherSpec& spec, const EVP_CIPHER* cipher) {
   CtxPtr ctx(EVP_CIPHER_CTX_new());
-  if (!ctx) fail("EVP_CIPHER_CTX_new");
-  if (EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1) fail("EVP_EncryptInit_ex");
-  if (EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1) fail("EVP_CIPHER_CTX_set_padding");
+  if (!ctx) openssl_fail("EVP_CIPHER_CTX_new");
+  if (EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1) openssl_fail("EVP_EncryptInit_ex");
+  if (EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1) openssl_fail("EVP_CIPHER_CTX_set_padding");
   if (spec.is_aead() &&
       EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, static_cast<int>(spec.iv_size()), nullptr) != 1) {
-    fail("EVP_CTRL_AEAD_SET_IVLEN");
+    openssl_fail("EVP_CTRL_AEAD_SET_IVLEN");
   }
   return ctx;
 }
@@ -74,17 +64,19 @@ CtxPtr make_context(const CipherSpec& spec, const EVP_CIPHER* cipher) {
 /// bytes written to `out` (which has room for input.size() + 16).
 std::size_t encrypt_one(EVP_CIPHER_CTX* ctx, bool gcm, bytes_view key, bytes_view iv, bytes_view aad, bytes_view input,
                         unsigned char* out, unsigned char* tag) {
-  if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key.data(), ptr_or_null(iv)) != 1) fail("EVP_EncryptInit_ex");
+  if (EVP_EncryptInit_ex(ctx, nullptr, nullptr, key.data(), ptr_or_null(iv)) != 1) openssl_fail("EVP_EncryptInit_ex");
   int len = 0;
   if (!aad.empty() && EVP_EncryptUpdate(ctx, nullptr, &len, aad.data(), static_cast<int>(aad.size())) != 1) {
-    fail("EVP_EncryptUpdate (AAD)");
+    openssl_fail("EVP_EncryptUpdate (AAD)");
   }
   len = 0;
-  if (EVP_EncryptUpdate(ctx, out, &len, input.data(), static_cast<int>(input.size())) != 1) fail("EVP_EncryptUpdate");
+  if (EVP_EncryptUpdate(ctx, out, &len, input.data(), static_cast<int>(input.size())) != 1) {
+    openssl_fail("EVP_EncryptUpdate");
+  }
   int final_len = 0;
-  if (EVP_EncryptFinal_ex(ctx, out + len, &final_len) != 1) fail("EVP_EncryptFinal_ex");
+  if (EVP_EncryptFinal_ex(ctx, out + len, &final_len) != 1) openssl_fail("EVP_EncryptFinal_ex");
   if (gcm && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(kSpeedTagLen), tag) != 1) {
-    fail("EVP_CTRL_AEAD_GET_TAG");
+    openssl_fail("EVP_CTRL_AEAD_GET_TAG");
   }
   return static_cast<std::size_t>(len) + static_cast<std::size_t>(final_len);
 }
@@ -149,6 +141,4 @@ std::unique_ptr<Cell> make_evp_cell(CipherMessages messages) {
   return std::make_unique<EvpCell>(std::move(messages), std::move(cipher));
 }
 
-std::string openssl_version() { return OpenSSL_version(OPENSSL_VERSION); }
-
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

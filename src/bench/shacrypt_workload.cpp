@@ -1,4 +1,4 @@
-// `cryptaccel speed`, SHA-crypt family: "sha512crypt" and "sha256crypt" password hashes per second (rounds=5000,
+// The speed harness, SHA-crypt family: "sha512crypt" and "sha256crypt" password hashes per second (rounds=5000,
 // the default; 16-character salt; 8-byte passwords, as a cracker's candidates), one row per engine. With --batch N
 // each call hashes N candidates in one shacrypt_batch (the shape in which the cpu engine fills its SIMD lanes and
 // cores, and a GPU its threads); without, one candidate per call. Before timing, the engine's raw digests are compared
@@ -6,28 +6,20 @@
 // OpenSSL's libcrypto has no SHA-crypt API (`openssl passwd` is application code), so --vs openssl shows n/a.
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/shacrypt.hpp"
-#include "speed_cipher.hpp"  // fill_random
-#include "speed_workload.hpp"
+#include "families.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 constexpr std::size_t kPasswordBytes = 8;
 /// Password lengths of the check: around the 32/64-byte digests and 64/128-byte blocks the rounds' messages cross.
 constexpr std::size_t kVerifyLengths[] = {0, 1, 8, 15, 16, 31, 32, 55, 63, 64, 65, 127, 128, 129, 200};
-
-/// Test hook, as in speed_cipher.cpp: CRYPTACCEL_SPEED_INJECT_MISMATCH=NAME corrupts what the check sees from NAME.
-bool inject_mismatch(std::string_view impl) {
-  const char* target = std::getenv("CRYPTACCEL_SPEED_INJECT_MISMATCH");
-  return target != nullptr && impl == target;
-}
 
 std::string random_salt(Rng& rng, std::size_t n) {
   static constexpr std::string_view kAlphabet = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -112,7 +104,7 @@ class ShaCryptWorkload final : public Workload {
 
   std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const override {
     if (impl == kOpenSsl) return {};
-    const bool corrupt = inject_mismatch(impl) || inject_mismatch(resolve(impl));
+    const bool corrupt = inject_mismatch(*this, impl);
     struct Case {
       bytes password;
       ShaCryptSetting setting;
@@ -175,4 +167,4 @@ std::unique_ptr<Workload> make_shacrypt_workload(std::string_view name) {
   return nullptr;
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

@@ -1,4 +1,4 @@
-// `cryptaccel speed`, RSA family: "rsa1024" ... "rsa8192" time private-key signing (PKCS#1 v1.5 over a SHA-256
+// The speed harness, RSA family: "rsa1024" ... "rsa8192" time private-key signing (PKCS#1 v1.5 over a SHA-256
 // digest: one CRT exponentiation plus the check of its result) and public-key verification (e = 65537), in operations
 // per second, as `openssl speed rsa2048` does. One fresh key per workload, from OpenSSL's generator. Before timing,
 // the implementation's signatures are compared byte for byte with the ref engine's (PKCS#1 v1.5 is deterministic),
@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -23,20 +22,14 @@
 
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/rsa.hpp"
-#include "speed_cipher.hpp"  // fill_random
-#include "speed_workload.hpp"
+#include "families.hpp"
+#include "openssl_fail.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 constexpr std::size_t kDigestBytes = 32;  // a SHA-256 digest, signed prehashed
 constexpr std::size_t kVerifyMessages = 6;
-
-/// Test hook, as in speed_cipher.cpp: CRYPTACCEL_SPEED_INJECT_MISMATCH=NAME corrupts what the check sees from NAME.
-bool inject_mismatch(std::string_view impl) {
-  const char* target = std::getenv("CRYPTACCEL_SPEED_INJECT_MISMATCH");
-  return target != nullptr && impl == target;
-}
 
 rsa::SignOptions sign_options() {
   rsa::SignOptions o;
@@ -47,17 +40,6 @@ rsa::SignOptions sign_options() {
 }
 
 // --- OpenSSL -----------------------------------------------------------------------------------------------------
-
-[[noreturn]] void fail(const char* call) {
-  std::string message = std::string("OpenSSL ") + call + " failed";
-  if (const unsigned long code = ERR_get_error(); code != 0) {
-    char reason[256];
-    ERR_error_string_n(code, reason, sizeof reason);
-    message += std::string(": ") + reason;
-  }
-  ERR_clear_error();
-  throw std::runtime_error(message);
-}
 
 struct PkeyFree {
   void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
@@ -71,27 +53,28 @@ using PkeyCtxPtr = std::unique_ptr<EVP_PKEY_CTX, PkeyCtxFree>;
 PkeyPtr to_openssl(const rsa::PrivateKey& key) {
   std::string pem = key.to_pem();
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), &BIO_free);
-  if (!bio) fail("BIO_new_mem_buf");
+  if (!bio) openssl_fail("BIO_new_mem_buf");
   PkeyPtr pkey(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
   secure_wipe(pem.data(), pem.size());
-  if (!pkey) fail("PEM_read_bio_PrivateKey");
+  if (!pkey) openssl_fail("PEM_read_bio_PrivateKey");
   return pkey;
 }
 
 /// An EVP_PKEY_CTX set up for PKCS#1 v1.5 with SHA-256, for signing or verifying.
 PkeyCtxPtr evp_context(EVP_PKEY* pkey, bool signing) {
   PkeyCtxPtr ctx(EVP_PKEY_CTX_new(pkey, nullptr));
-  if (!ctx) fail("EVP_PKEY_CTX_new");
-  if ((signing ? EVP_PKEY_sign_init(ctx.get()) : EVP_PKEY_verify_init(ctx.get())) != 1) fail("EVP_PKEY_sign/verify_init");
-  if (EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING) != 1) fail("EVP_PKEY_CTX_set_rsa_padding");
-  if (EVP_PKEY_CTX_set_signature_md(ctx.get(), EVP_sha256()) != 1) fail("EVP_PKEY_CTX_set_signature_md");
+  if (!ctx) openssl_fail("EVP_PKEY_CTX_new");
+  if ((signing ? EVP_PKEY_sign_init(ctx.get()) : EVP_PKEY_verify_init(ctx.get())) != 1)
+    openssl_fail("EVP_PKEY_sign/verify_init");
+  if (EVP_PKEY_CTX_set_rsa_padding(ctx.get(), RSA_PKCS1_PADDING) != 1) openssl_fail("EVP_PKEY_CTX_set_rsa_padding");
+  if (EVP_PKEY_CTX_set_signature_md(ctx.get(), EVP_sha256()) != 1) openssl_fail("EVP_PKEY_CTX_set_signature_md");
   return ctx;
 }
 
 bytes evp_sign(EVP_PKEY_CTX* ctx, bytes_view digest, std::size_t size) {
   bytes sig(size);
   std::size_t len = sig.size();
-  if (EVP_PKEY_sign(ctx, sig.data(), &len, digest.data(), digest.size()) != 1) fail("EVP_PKEY_sign");
+  if (EVP_PKEY_sign(ctx, sig.data(), &len, digest.data(), digest.size()) != 1) openssl_fail("EVP_PKEY_sign");
   sig.resize(len);
   return sig;
 }
@@ -182,9 +165,9 @@ class EvpCell final : public Cell {
       if (signing_) {
         std::size_t len = m_.size;
         if (EVP_PKEY_sign(ctx_.get(), m_.signature(i).data(), &len, digest.data(), digest.size()) != 1)
-          fail("EVP_PKEY_sign");
+          openssl_fail("EVP_PKEY_sign");
       } else if (EVP_PKEY_verify(ctx_.get(), m_.signature(i).data(), m_.size, digest.data(), digest.size()) != 1) {
-        fail("EVP_PKEY_verify");
+        openssl_fail("EVP_PKEY_verify");
       }
     }
   }
@@ -274,7 +257,7 @@ class RsaWorkload final : public Workload {
   std::string unsupported_size(std::string_view, std::size_t) const override { return {}; }
 
   std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const override {
-    const bool corrupt = inject_mismatch(impl) || (impl != kOpenSsl && inject_mismatch(resolve(impl)));
+    const bool corrupt = inject_mismatch(*this, impl);
     const rsa::PrivateKey& k = key();
     const rsa::PublicKey pub = k.public_key();
     std::vector<bytes> digests(kVerifyMessages, bytes(kDigestBytes));
@@ -379,4 +362,4 @@ std::unique_ptr<Workload> make_rsa_workload(std::string_view name) {
   return std::make_unique<RsaWorkload>(*bits);
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

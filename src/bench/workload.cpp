@@ -1,12 +1,28 @@
-// The table of workload families of `cryptaccel speed` and name lookup across it.
-#include "speed_workload.hpp"
-
+// The speed harness: the table of workload families and name lookup across it; random inputs.
+#include <algorithm>
 #include <array>
+#include <cstring>
 
 #include "cryptaccel/error.hpp"
-#include "speed_hash.hpp"
+#include "families.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
+
+void fill_random(mutable_bytes out, Rng& rng) {
+  std::size_t i = 0;
+  while (i < out.size()) {
+    const std::uint64_t word = rng();
+    const std::size_t n = std::min<std::size_t>(8, out.size() - i);
+    std::memcpy(out.data() + i, &word, n);
+    i += n;
+  }
+}
+
+bytes random_bytes(Rng& rng, std::size_t n) {
+  bytes out(n);
+  fill_random(out, rng);
+  return out;
+}
 
 std::string Workload::engine_unavailable(std::string_view impl) const {
   try {
@@ -19,7 +35,7 @@ std::string Workload::engine_unavailable(std::string_view impl) const {
 
 namespace {
 
-// A new kind of algorithm (hashes, MACs, ...) is one more line here plus its own speed_<family>.cpp.
+// A new kind of algorithm (MACs, ...) is one more line here plus its own <family>_workload.cpp.
 constexpr std::array<WorkloadFamily, 4> kFamilies = {{
     {"cipher", &cipher_workload_names, &make_cipher_workload},
     {"hash", &hash_workload_names, &make_hash_workload},
@@ -52,4 +68,4 @@ std::vector<std::string> default_workload_names() {
   return {"aes-128-ctr", "aes-256-ctr", "aes-256-gcm", "aes-256-cbc", "aes-256-xts", "sm4-ctr", "sha256", "sha3-256"};
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

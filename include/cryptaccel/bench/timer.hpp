@@ -1,13 +1,23 @@
-// `cryptaccel speed`: how cells are timed.
+// The speed harness (cryptaccel::bench): how things are timed. time_cells is the side-by-side timer of `cryptaccel
+// speed` and cryptaccel.bench; seconds_of, median and best_of are the plain wall-clock helpers of the GPU benchmarks
+// (bench/gpu/*_bench.cpp).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "speed_workload.hpp"
+namespace cryptaccel::bench {
 
-namespace cryptaccel::cli::speed {
+/// A prepared measurement: keys, inputs and outputs are allocated and filled once; each run() processes the same
+/// messages again.
+class Cell {
+ public:
+  virtual ~Cell() = default;
+  /// Processes every message once. Throws std::runtime_error (one line) when the implementation reports a failure.
+  virtual void run() = 0;
+};
 
 /// The outcome of timing a cell.
 struct Measurement {
@@ -24,4 +34,14 @@ struct Measurement {
 std::vector<Measurement> time_cells(std::span<Cell* const> cells, double budget_seconds,
                                     std::vector<std::string>& errors);
 
-}  // namespace cryptaccel::cli::speed
+/// Wall-clock (steady_clock) seconds that one call of `fn` takes.
+double seconds_of(const std::function<void()>& fn);
+
+/// The median of `samples` (non-empty): after sorting, the element at index size / 2 (the upper one of the middle
+/// two for an even count).
+double median(std::vector<double> samples);
+
+/// The fastest of `reps` calls of `fn`, in seconds (1e30 when `reps` is 0).
+double best_of(int reps, const std::function<void()>& fn);
+
+}  // namespace cryptaccel::bench

@@ -1,6 +1,6 @@
-// `cryptaccel speed`, hash family: hash_batch cells on cryptaccel engines, EVP_Digest cells on OpenSSL, and the check
-// of both against the ref engine before timing.
-#include "speed_hash.hpp"
+// The speed harness, hash family: every hash of hash_names() as a workload, timed through hash_batch (one job per
+// message; SHAKE with its default output length) on cryptaccel engines and EVP_Digest on OpenSSL, both checked
+// against the ref engine before timing.
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -8,15 +8,15 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hash.hpp"
-#include "speed_cipher.hpp"  // fill_random
+#include "families.hpp"
+#include "openssl_fail.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
 /// Message sizes of the check: around the block sizes (64, 128, 136, 168 ...) and the padding boundaries, and ones
@@ -26,12 +26,6 @@ constexpr std::size_t kVerifySizes[] = {0,   1,   3,   55,  56,   63,   64,   65
                                         65549, 100000};
 /// Also checked for SHAKE: outputs longer than one squeeze block.
 constexpr std::size_t kLongXofOutput = 300;
-
-/// Test hook, as in speed_cipher.cpp: CRYPTACCEL_SPEED_INJECT_MISMATCH=NAME corrupts what the check sees from NAME.
-bool inject_mismatch(std::string_view impl) {
-  const char* target = std::getenv("CRYPTACCEL_SPEED_INJECT_MISMATCH");
-  return target != nullptr && impl == target;
-}
 
 std::string workload_name(const HashInfo& info) {
   std::string name(info.display_name);
@@ -64,26 +58,15 @@ MdPtr fetch(const HashInfo& info) {
   return md;
 }
 
-[[noreturn]] void fail(const char* call) {
-  std::string message = std::string("OpenSSL ") + call + " failed";
-  if (const unsigned long code = ERR_get_error(); code != 0) {
-    char reason[256];
-    ERR_error_string_n(code, reason, sizeof reason);
-    message += std::string(": ") + reason;
-  }
-  ERR_clear_error();
-  throw std::runtime_error(message);
-}
-
 /// One whole digest on a reusable context: init, update, final (SHAKE: final XOF of out.size() bytes).
 void evp_digest_one(EVP_MD_CTX* ctx, const EVP_MD* md, bool xof, bytes_view in, mutable_bytes out) {
-  if (EVP_DigestInit_ex(ctx, md, nullptr) != 1) fail("EVP_DigestInit_ex");
-  if (EVP_DigestUpdate(ctx, in.data(), in.size()) != 1) fail("EVP_DigestUpdate");
+  if (EVP_DigestInit_ex(ctx, md, nullptr) != 1) openssl_fail("EVP_DigestInit_ex");
+  if (EVP_DigestUpdate(ctx, in.data(), in.size()) != 1) openssl_fail("EVP_DigestUpdate");
   if (xof) {
-    if (EVP_DigestFinalXOF(ctx, out.data(), out.size()) != 1) fail("EVP_DigestFinalXOF");
+    if (EVP_DigestFinalXOF(ctx, out.data(), out.size()) != 1) openssl_fail("EVP_DigestFinalXOF");
   } else {
     unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx, out.data(), &len) != 1) fail("EVP_DigestFinal_ex");
+    if (EVP_DigestFinal_ex(ctx, out.data(), &len) != 1) openssl_fail("EVP_DigestFinal_ex");
     if (len != out.size()) throw std::runtime_error("OpenSSL wrote a " + std::to_string(len) + "-byte digest");
   }
 }
@@ -136,7 +119,7 @@ class EvpHashCell final : public Cell {
  public:
   EvpHashCell(const HashInfo& info, HashMessages messages, MdPtr md)
       : m_(std::move(messages)), md_(std::move(md)), ctx_(EVP_MD_CTX_new()), xof_(info.xof) {
-    if (!ctx_) fail("EVP_MD_CTX_new");
+    if (!ctx_) openssl_fail("EVP_MD_CTX_new");
   }
 
   void run() override {
@@ -221,7 +204,7 @@ class HashWorkload final : public Workload {
   std::string unsupported_size(std::string_view, std::size_t) const override { return {}; }
 
   std::string verify(std::string_view impl, std::size_t threads, Rng& rng) const override {
-    const bool corrupt = inject_mismatch(impl) || (impl != kOpenSsl && inject_mismatch(resolve(impl)));
+    const bool corrupt = inject_mismatch(*this, impl);
     std::vector<Case> cases;
     for (const std::size_t size : kVerifySizes) {
       Case c;
@@ -247,7 +230,7 @@ class HashWorkload final : public Workload {
         const MdPtr md = fetch(info());
         if (!md) return unsupported(impl);
         const MdCtxPtr ctx(EVP_MD_CTX_new());
-        if (!ctx) fail("EVP_MD_CTX_new");
+        if (!ctx) openssl_fail("EVP_MD_CTX_new");
         for (const Case& c : cases) {
           bytes got(c.out_len);
           evp_digest_one(ctx.get(), md.get(), info().xof, c.input, got);
@@ -298,4 +281,4 @@ std::unique_ptr<Workload> make_hash_workload(std::string_view name) {
   }
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

@@ -1,16 +1,14 @@
-// `cryptaccel speed`: the results, and their two presentations: an `openssl speed`-like table and a JSON document.
+// The speed harness (cryptaccel::bench): the results of a speed run and their two presentations, an `openssl
+// speed`-like table and a JSON document (schema "cryptaccel-speed/1", docs/cli.md).
 #pragma once
 #include <cstddef>
-#include <cstdio>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "speed_machine.hpp"
-#include "speed_timer.hpp"
+#include "cryptaccel/bench/timer.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 
 /// One (algorithm, implementation, message size) measurement.
 struct CellResult {
@@ -47,15 +45,21 @@ struct SpeedSettings {
 /// "aes-128-ctr [ref]", "aes-128-ctr [auto:ref]", "aes-128-ctr [openssl]"; batch rows end in " x<M>".
 std::string row_label(const RowResult& row);
 
-/// Bytes and messages per second of a measured cell.
+/// Bytes per second of a measured cell (0 when not measured).
 double bytes_per_second(const RowResult& row, const CellResult& cell);
+
+/// Messages (or operations) per second of a measured cell (0 when not measured).
 double messages_per_second(const RowResult& row, const CellResult& cell);
 
-/// Writes the tables: thousands of bytes per second for single messages ("%.2fk", as `openssl speed`), then, with
-/// --batch, messages per second; with --vs openssl, ratio rows "ALGO [ENGINE/openssl]" (engine / OpenSSL).
-void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vector<RowResult>& rows);
+/// The report as `cryptaccel speed` prints it on stdout: one header line (version, compiler, CPU, cores, threads,
+/// seconds per cell; with --vs openssl a second one naming OpenSSL), then the tables: thousands of bytes per second
+/// for single messages ("%.2fk", as `openssl speed`), with --batch messages per second, operation rows (RSA,
+/// SHA-crypt) as seconds and operations per second, with --vs openssl ratio rows "ALGO [ENGINE/openssl]" (engine /
+/// OpenSSL), and notes on the n/a cells.
+std::string report_text(const SpeedSettings& settings, const std::vector<RowResult>& rows);
 
-/// The whole report: timestamp, machine, build, settings, one entry per cell, errors.
-Json report_json(const SpeedSettings& settings, const std::vector<RowResult>& rows);
+/// The whole report as JSON text (indented by 2, ending in a newline), as `cryptaccel speed --json` writes it:
+/// schema, timestamp (now), machine, build, settings, one entry per cell, errors.
+std::string report_json(const SpeedSettings& settings, const std::vector<RowResult>& rows);
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace cryptaccel::bench

@@ -1,49 +1,32 @@
-// `cryptaccel speed`: table and JSON rendering of the results.
-#include "speed_report.hpp"
-
+// The speed harness: the report as text, as `cryptaccel speed` prints it (a header line, then tables like `openssl
+// speed`'s, then notes on the n/a cells).
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <optional>
 #include <utility>
 
-#include "speed_machine.hpp"
-#include "speed_workload.hpp"
+#include "cryptaccel/bench/machine.hpp"
+#include "cryptaccel/bench/report.hpp"
+#include "cryptaccel/bench/workload.hpp"
+#include "cryptaccel/version.hpp"
+#include "report_rows.hpp"
 
-namespace cryptaccel::cli::speed {
+namespace cryptaccel::bench {
 namespace {
 
-std::string format(const char* fmt, double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, value);
-  return buf;
-}
-
-/// "ref", "openssl", "auto:ref" (auto, and what it resolved to).
-std::string row_label_impl(const RowResult& row) {
-  if (row.impl == "auto" && !row.impl_used.empty() && row.impl_used != row.impl) return "auto:" + row.impl_used;
-  return row.impl;
-}
-
-/// The OpenSSL row that `row` is compared with, or null.
-const RowResult* openssl_row(const std::vector<RowResult>& rows, const RowResult& row) {
-  if (row.impl == kOpenSsl) return nullptr;
-  for (const RowResult& r : rows) {
-    if (r.impl == kOpenSsl && r.algo == row.algo && r.batch == row.batch && r.operation == row.operation &&
-        r.error.empty())
-      return &r;
-  }
-  return nullptr;
-}
-
-/// engine / OpenSSL for cell i, when both were timed.
-std::optional<double> ratio(const RowResult& row, const RowResult* base, std::size_t i) {
-  if (base == nullptr || i >= base->cells.size()) return std::nullopt;
-  const CellResult& a = row.cells[i];
-  const CellResult& b = base->cells[i];
-  if (!a.measured || !b.measured) return std::nullopt;
-  const double denominator = bytes_per_second(*base, b);
-  if (denominator <= 0) return std::nullopt;
-  return bytes_per_second(row, a) / denominator;
+/// printf into a string.
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...) {
+  std::va_list args;
+  va_start(args, fmt);
+  std::va_list again;
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, fmt, args);
+  va_end(args);
+  std::string out(n > 0 ? static_cast<std::size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+  va_end(again);
+  return out;
 }
 
 std::string format_ratio(std::optional<double> r) {
@@ -53,7 +36,8 @@ std::string format_ratio(std::optional<double> r) {
 
 using Table = std::vector<std::vector<std::string>>;
 
-void print_table(std::FILE* out, const Table& table) {
+/// One table, columns right-aligned to their widest cell (the first left-aligned), two spaces apart.
+void append_table(std::string& out, const Table& table) {
   std::vector<std::size_t> width;
   for (const auto& line : table) {
     width.resize(std::max(width.size(), line.size()), 0);
@@ -65,7 +49,7 @@ void print_table(std::FILE* out, const Table& table) {
       const std::string pad(width[c] - line[c].size(), ' ');
       text += c == 0 ? line[c] + pad : "  " + pad + line[c];
     }
-    std::fprintf(out, "%s\n", text.c_str());
+    out += format("%s\n", text.c_str());
   }
 }
 
@@ -192,7 +176,7 @@ bool has_byte_rows(const std::vector<RowResult>& rows) {
 
 /// Why cells show n/a: one line per algorithm, reason and set of sizes, naming the implementations unless it is all
 /// of them (batch rows have the same reasons and are not repeated).
-void print_notes(std::FILE* out, const std::vector<RowResult>& rows) {
+void append_notes(std::string& out, const std::vector<RowResult>& rows) {
   struct Note {
     std::string algo, reason, sizes;
     std::vector<std::string> impls;
@@ -241,39 +225,22 @@ void print_notes(std::FILE* out, const std::vector<RowResult>& rows) {
       where += " [" + impls + "]";
     }
     if (!note.sizes.empty()) where += " " + note.sizes + " bytes";
-    std::fprintf(out, "%snote: %s: n/a (%s)\n", first ? "\n" : "", where.c_str(), note.reason.c_str());
+    out += format("%snote: %s: n/a (%s)\n", first ? "\n" : "", where.c_str(), note.reason.c_str());
     first = false;
   }
 }
 
-Json number_or_null(std::optional<double> v) { return v ? Json(*v) : Json(nullptr); }
-
-}  // namespace
-
-std::string row_label(const RowResult& row) {
-  std::string label = row.algo + " [" + row_label_impl(row) + "]";
-  if (row.batch != 0) label += " x" + std::to_string(row.batch);
-  return label;
-}
-
-double bytes_per_second(const RowResult& row, const CellResult& cell) {
-  return messages_per_second(row, cell) * static_cast<double>(cell.bytes);
-}
-
-double messages_per_second(const RowResult& row, const CellResult& cell) {
-  if (!cell.measured || cell.measured->seconds <= 0) return 0;
-  return static_cast<double>(cell.measured->runs) * static_cast<double>(row.messages()) / cell.measured->seconds;
-}
-
-void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vector<RowResult>& rows) {
+/// The tables: single messages in thousands of bytes per second, then with --batch messages per second, then the
+/// operation rows (RSA, SHA-crypt), then the notes; with --vs openssl, ratio rows after each algorithm's rows.
+void append_tables(std::string& out, const SpeedSettings& settings, const std::vector<RowResult>& rows) {
   const bool byte_rows = has_byte_rows(rows);
   if (byte_rows) {
-    std::fprintf(out, "The 'numbers' are in 1000s of bytes per second processed.\n");
-    print_table(out, build_table(settings, rows, 0));
+    out += format("The 'numbers' are in 1000s of bytes per second processed.\n");
+    append_table(out, build_table(settings, rows, 0));
     if (settings.batch != 0) {
-      std::fprintf(out, "\nThe 'numbers' are messages per second, in batches of %zu messages (one run_batch call).\n",
+      out += format("\nThe 'numbers' are messages per second, in batches of %zu messages (one run_batch call).\n",
                    settings.batch);
-      print_table(out, build_table(settings, rows, settings.batch));
+      append_table(out, build_table(settings, rows, settings.batch));
     }
   }
   bool first = !byte_rows;
@@ -282,65 +249,38 @@ void print_tables(std::FILE* out, const SpeedSettings& settings, const std::vect
   for (const std::size_t batch : batches) {
     const Table table = build_operation_table(settings, rows, batch);
     if (table.empty()) continue;
-    if (!first) std::fprintf(out, "\n");
+    if (!first) out += format("\n");
     first = false;
     if (batch == 0) {
-      std::fprintf(out, "Seconds per operation and operations per second, one operation per call.\n");
+      out += format("Seconds per operation and operations per second, one operation per call.\n");
     } else {
-      std::fprintf(out, "Seconds per operation and operations per second, in batches of %zu (one batch call).\n",
+      out += format("Seconds per operation and operations per second, in batches of %zu (one batch call).\n",
                    batch);
     }
-    print_table(out, table);
+    append_table(out, table);
   }
-  print_notes(out, rows);
+  append_notes(out, rows);
 }
 
-Json report_json(const SpeedSettings& settings, const std::vector<RowResult>& rows) {
-  Json doc;
-  doc["schema"] = "cryptaccel-speed/1";
-  doc["timestamp"] = utc_timestamp();
-  doc["machine"] = machine_info();
-  doc["build"] = build_info();
-  doc["settings"] = {
-      {"algorithms", settings.algorithms},
-      {"engines", settings.engines},
-      {"bytes", settings.sizes},
-      {"seconds", settings.seconds},
-      {"threads", settings.threads},
-      {"batch", settings.batch == 0 ? Json(nullptr) : Json(settings.batch)},
-      {"vs", settings.vs_openssl ? Json("openssl") : Json(nullptr)},
-  };
-
-  Json results = Json::array();
-  Json errors = Json::array();
-  for (const RowResult& row : rows) {
-    const Json batch = row.batch == 0 ? Json(nullptr) : Json(row.batch);
-    if (!row.error.empty()) {
-      errors.push_back({{"algo", row.algo}, {"engine", row.impl}, {"batch", batch}, {"error", row.error}});
-      if (!row.operation.empty()) errors.back()["operation"] = row.operation;
-      continue;
-    }
-    const RowResult* base = settings.vs_openssl ? openssl_row(rows, row) : nullptr;
-    for (std::size_t i = 0; i < row.cells.size(); ++i) {
-      const CellResult& cell = row.cells[i];
-      Json r = {
-          {"algo", row.algo}, {"engine", row.impl},  {"engine_used", row.impl_used},
-          {"batch", batch},   {"bytes", cell.bytes},
-      };
-      if (!row.operation.empty()) r["operation"] = row.operation;
-      const bool timed = cell.measured.has_value();
-      r["runs"] = timed ? Json(cell.measured->runs) : Json(nullptr);
-      r["seconds"] = timed ? Json(cell.measured->seconds) : Json(nullptr);
-      r["bytes_per_second"] = timed ? Json(bytes_per_second(row, cell)) : Json(nullptr);
-      r["messages_per_second"] = timed ? Json(messages_per_second(row, cell)) : Json(nullptr);
-      if (settings.vs_openssl && row.impl != kOpenSsl) r["vs_openssl"] = number_or_null(ratio(row, base, i));
-      if (!timed) r["note"] = cell.note;
-      results.push_back(std::move(r));
-    }
+/// The header line(s): what ran where.
+void append_header(std::string& out, const SpeedSettings& s) {
+  std::string cpu = cpu_model();
+  if (cpu.empty()) cpu = "unknown CPU";
+  const std::string threads = s.threads == 0 ? "all cores" : std::to_string(s.threads);
+  out += format("cryptaccel %s (%s), %s, %u cores; threads: %s; %g s per cell\n", kVersion, compiler().c_str(),
+                cpu.c_str(), usable_cores(), threads.c_str(), s.seconds);
+  if (s.vs_openssl) {
+    out += format("vs %s: EVP on one thread, key and IV set per message\n", openssl_version().c_str());
   }
-  doc["results"] = std::move(results);
-  doc["errors"] = std::move(errors);
-  return doc;
 }
 
-}  // namespace cryptaccel::cli::speed
+}  // namespace
+
+std::string report_text(const SpeedSettings& settings, const std::vector<RowResult>& rows) {
+  std::string out;
+  append_header(out, settings);
+  append_tables(out, settings, rows);
+  return out;
+}
+
+}  // namespace cryptaccel::bench
