@@ -217,7 +217,7 @@ void prepare(Line& line, KeyCache& keys, const std::string& engine) {
     throw InvalidArgument(std::string(op_name(line.op)) + " needs a private key (not " +
                           (line.key_source == KeySource::certificate ? "certin" : "pubin") + ")");
   line.key = &keys.get(line);
-  const KeyTraits traits = line.key->traits();
+  const KeyTraits traits = key_traits(*line.key);
   switch (line.op) {  // checks the settings for the key, and groups lines whose options are the same
     case Op::sign:
     case Op::verify:
@@ -267,7 +267,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
   batch.threads = options.threads;
   switch (first.op) {
     case Op::sign: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), true, options.engine);
+      const rsa::SignOptions so = sign_options(first.crypto, key_traits(*first.key), true, options.engine);
       std::vector<rsa::SignJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
@@ -284,7 +284,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       break;
     }
     case Op::verify: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), false, options.engine);
+      const rsa::SignOptions so = sign_options(first.crypto, key_traits(*first.key), false, options.engine);
       std::vector<rsa::VerifyJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         jobs[i].key = &lines[i]->key->public_key;
@@ -301,7 +301,7 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       break;
     }
     case Op::decrypt: {
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, key_traits(*first.key), options.engine);
       std::vector<rsa::DecryptJob> jobs(lines.size());
       for (std::size_t i = 0; i < lines.size(); ++i) {
         lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
@@ -322,13 +322,13 @@ void run_group(std::vector<Line*>& lines, const Options& options) {
       break;
     }
     case Op::verifyrecover: {  // one by one, as encryption: the public operation is cheap
-      const RecoverOptions ro = recover_options(first.crypto, first.key->traits());
+      const RecoverOptions ro = recover_options(first.crypto, key_traits(*first.key));
       for (Line* line : lines)
         run_one(*line, options.engine, [&] { return verify_recover(line->key->public_key, line->input, ro, batch); });
       break;
     }
     case Op::encrypt: {  // no batch form: encryption with e = 65537 is cheap
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
+      const rsa::EncryptOptions eo = encrypt_options(first.crypto, key_traits(*first.key), options.engine);
       for (Line* line : lines)
         run_one(*line, options.engine, [&] { return rsa::encrypt(line->key->public_key, line->input, eo); });
       break;

@@ -62,7 +62,7 @@ int run_one(const pkeyutl::Options& opt) {
     throw InvalidArgument(std::string("-passin is for private keys (not with ") + public_option(opt.key_source) + ")");
 
   const pkeyutl::LoadedKey key = pkeyutl::load_key(opt.key_path, opt.key_source, opt.keyform, opt.passin);
-  const pkeyutl::KeyTraits traits = key.traits();
+  const pkeyutl::KeyTraits traits = pkeyutl::key_traits(key);
   BatchOptions batch;
   batch.engine = opt.engine;
   batch.threads = opt.threads;
