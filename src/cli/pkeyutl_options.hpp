@@ -89,11 +89,9 @@ rsa::SignOptions sign_options(const CryptoSettings& settings, const KeyTraits& k
 /// InvalidArgument for settings that are not for encryption and for an RSA-PSS key (signatures only, as openssl).
 rsa::EncryptOptions encrypt_options(const CryptoSettings& settings, const KeyTraits& key, std::string_view engine);
 
-/// How -verifyrecover unpads the result of the public operation.
-struct RecoverOptions {
-  bool raw = false;                     ///< rsa_padding_mode:none: the whole number, key-size bytes
-  std::optional<HashAlgorithm> digest;  ///< PKCS#1 v1.5 with -pkeyopt digest: the DigestInfo is checked and stripped
-};
+/// How -verifyrecover unpads the result of the public operation (rsa_padding_mode:none: raw; -pkeyopt digest: the
+/// DigestInfo is checked and stripped).
+using RecoverOptions = rsa::RecoverOptions;
 
 /// The RecoverOptions of `settings`. Throws InvalidArgument for what -verifyrecover cannot do, as openssl refuses it:
 /// PSS or OAEP padding, -rawin, a digest with rsa_padding_mode:none, an RSA-PSS key.
