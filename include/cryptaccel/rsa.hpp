@@ -153,6 +153,23 @@ bytes encrypt(const PublicKey& key, bytes_view plaintext, const EncryptOptions& 
 /// Decrypts; throws InvalidCiphertext with one message for every failure (constant time in where padding broke).
 bytes decrypt(const PrivateKey& key, bytes_view ciphertext, const EncryptOptions& options = {});
 
+/// How verify_recover unpads the result of the public operation.
+struct RecoverOptions {
+  bool raw = false;                     ///< no padding: the whole number, key-size bytes (openssl rsa_padding_mode:none)
+  std::optional<HashAlgorithm> digest;  ///< PKCS#1 v1.5 only: the DigestInfo must be this digest's; only it is returned
+};
+
+/// What was signed, recovered from `signature` with the public key (openssl pkeyutl -verifyrecover, RSA_public_decrypt):
+/// the RSA public operation (modexp_batch with e and n, on `batch.engine`), then, as openssl 3.0 does:
+///   - PKCS#1 v1.5 (the default): the data after the 00 01 FF..FF 00 padding (at least 8 FF bytes), e.g. the
+///     DigestInfo; with `options.digest`, the DigestInfo must be that digest's and only the digest is returned;
+///   - raw: the whole number, key.size() bytes.
+/// The signature may be shorter than the key (a number with leading zero bytes), not longer, and must be less than
+/// the modulus. Throws InvalidArgument for a signature out of range, Error ("signature recovery failed: ...") when
+/// the padding or the DigestInfo is wrong.
+bytes verify_recover(const PublicKey& key, bytes_view signature, const RecoverOptions& options = {},
+                     const BatchOptions& batch = {});
+
 /// One operation of a batch. Each job names its own key (batches may mix keys and sizes).
 struct SignJob {
   const PrivateKey* key = nullptr;

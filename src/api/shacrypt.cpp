@@ -20,7 +20,7 @@
 #include "api/ct.hpp"
 #include "cryptaccel/error.hpp"
 #include "engine/engine.hpp"
-#include "engine/shacrypt_dispatch.hpp"
+#include "engine/dispatch.hpp"
 
 namespace cryptaccel {
 namespace {

@@ -1,4 +1,6 @@
-// `cryptaccel pkeyutl --batch`: see pkeyutl_batch.hpp for the manifest and result formats.
+// `cryptaccel pkeyutl --batch`: see pkeyutl_batch.hpp for the manifest and result formats. This file reads the
+// manifest, loads each line's key and inputs and writes the results; the library's rsa::run_mixed_batch groups and
+// runs the operations.
 #include "pkeyutl_batch.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,10 +16,10 @@
 
 #include "atomic_output.hpp"
 #include "cryptaccel/error.hpp"
-#include "cryptaccel/rsa.hpp"
 #include "cryptaccel/hex.hpp"
+#include "cryptaccel/rsa.hpp"
+#include "cryptaccel/rsa_batch.hpp"
 #include "pkeyutl_io.hpp"
-#include "pkeyutl_recover.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
 namespace {
@@ -42,7 +44,7 @@ struct Line {
   const LoadedKey* key = nullptr;
   std::unique_ptr<AtomicOutput> output;
   bytes input, signature, result;
-  std::string group;  // lines with the same group run in one batch call
+  rsa::MixedJob job;  // set by prepare(): the operation, key, settings and buffers the library runs
   bool ok = false, verified = false;
   std::string error, engine;
 
@@ -165,22 +167,15 @@ std::unique_ptr<Line> parse_line(const std::string& text, std::size_t number, co
   return line;
 }
 
-/// The group of lines that can run in one batch call: the operation and the options the library is given, so that
-/// keys of different sizes share a batch (a PSS salt word such as "max" is resolved for each key by the library).
-std::string sign_group(Op op, const rsa::SignOptions& o) {
-  return std::string(op_name(op)) + "|" + std::to_string(static_cast<int>(o.padding)) + "|" +
-         std::to_string(static_cast<int>(o.hash)) + "|" + (o.prehashed ? "pre" : "raw") + "|" +
-         std::to_string(static_cast<int>(o.salt)) + ":" + (o.salt_length ? std::to_string(*o.salt_length) : "any") +
-         "|" +
-         (o.mgf_hash ? std::to_string(static_cast<int>(*o.mgf_hash)) : "-");
-}
-
-std::string encrypt_group(Op op, const rsa::EncryptOptions& o) {
-  std::string key = std::string(op_name(op)) + "|" + std::to_string(static_cast<int>(o.padding)) + "|" +
-                    std::to_string(static_cast<int>(o.hash)) + "|" +
-                    (o.mgf_hash ? std::to_string(static_cast<int>(*o.mgf_hash)) : "-") + "|";
-  for (const std::uint8_t b : o.label) key += std::to_string(b) + ",";
-  return key;
+rsa::Operation operation_of(Op op) {
+  switch (op) {
+    case Op::sign: return rsa::Operation::sign;
+    case Op::verify: return rsa::Operation::verify;
+    case Op::verifyrecover: return rsa::Operation::verify_recover;
+    case Op::encrypt: return rsa::Operation::encrypt;
+    case Op::decrypt: return rsa::Operation::decrypt;
+  }
+  return rsa::Operation::sign;
 }
 
 /// Loads keys once per (file, pubin, passin); a failure is remembered and reported for every line that uses it.
@@ -211,129 +206,38 @@ class KeyCache {
   std::map<std::string, Entry> entries_;
 };
 
-/// Loads the key and the inputs of a line and checks its settings; throws with the line's error.
+/// Loads the key and the inputs of a line, checks its settings for the key and sets up its job; throws with the
+/// line's error.
 void prepare(Line& line, KeyCache& keys, const std::string& engine) {
   if ((line.op == Op::sign || line.op == Op::decrypt) && line.key_source != KeySource::private_key)
     throw InvalidArgument(std::string(op_name(line.op)) + " needs a private key (not " +
                           (line.key_source == KeySource::certificate ? "certin" : "pubin") + ")");
   line.key = &keys.get(line);
-  const KeyTraits traits = line.key->traits();
-  switch (line.op) {  // checks the settings for the key, and groups lines whose options are the same
+  const KeyTraits traits = key_traits(*line.key);
+  rsa::MixedJob& job = line.job;
+  job.op = operation_of(line.op);
+  switch (line.op) {  // checks the settings for the key; the library groups lines whose settings are the same
     case Op::sign:
     case Op::verify:
-      line.group = sign_group(line.op, sign_options(line.crypto, traits, line.op == Op::sign, engine));
+      job.sign = sign_options(line.crypto, traits, line.op == Op::sign, engine);
       break;
     case Op::encrypt:
     case Op::decrypt:
-      line.group = encrypt_group(line.op, encrypt_options(line.crypto, traits, engine));
+      job.encrypt = encrypt_options(line.crypto, traits, engine);
       break;
-    case Op::verifyrecover: {
-      const RecoverOptions ro = recover_options(line.crypto, traits);
-      line.group = std::string("verifyrecover|") + (ro.raw ? "raw" : "pkcs1") + "|" +
-                   (ro.digest ? std::to_string(static_cast<int>(*ro.digest)) : "-");
+    case Op::verifyrecover:
+      job.recover = recover_options(line.crypto, traits);
       break;
-    }
   }
   if (!line.out_path.empty()) line.output = std::make_unique<AtomicOutput>(line.out_path);
   line.input = line.in_inline ? *line.in_inline : read_input(line.in_path);
   if (line.op == Op::verify) line.signature = line.sig_inline ? *line.sig_inline : read_input(line.sig_path);
-}
-
-void fail_job(Line& line, JobStatus status, const std::string& error, const char* fallback) {
-  line.ok = false;
-  line.error = status == JobStatus::bad_decrypt ? std::string(InvalidCiphertext().what())
-                                                : (error.empty() ? std::string(fallback) : error);
-}
-
-/// Runs one line's operation on its own (the public operations, which have no batch form): `operation` returns the
-/// output bytes; its exception becomes the line's error.
-template <typename Operation>
-void run_one(Line& line, const std::string& engine, Operation&& operation) {
-  try {
-    line.result = operation();
-    line.ok = true;
-    line.engine = engine;
-  } catch (const std::exception& e) {
-    line.ok = false;
-    line.error = e.what();
-  }
-}
-
-/// Runs the lines of one group (same operation and settings) in one batch call.
-void run_group(std::vector<Line*>& lines, const Options& options) {
-  const Line& first = *lines.front();
-  BatchOptions batch;
-  batch.engine = options.engine;
-  batch.threads = options.threads;
-  switch (first.op) {
-    case Op::sign: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), true, options.engine);
-      std::vector<rsa::SignJob> jobs(lines.size());
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
-        jobs[i].key = &*lines[i]->key->private_key;
-        jobs[i].message = lines[i]->input;
-        jobs[i].signature = lines[i]->result;
-      }
-      const BatchReport report = rsa::sign_batch(jobs, so, batch);
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        lines[i]->engine = report.engine;
-        lines[i]->ok = jobs[i].status == JobStatus::ok;
-        if (!lines[i]->ok) fail_job(*lines[i], jobs[i].status, jobs[i].error, "signing failed");
-      }
-      break;
-    }
-    case Op::verify: {
-      const rsa::SignOptions so = sign_options(first.crypto, first.key->traits(), false, options.engine);
-      std::vector<rsa::VerifyJob> jobs(lines.size());
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        jobs[i].key = &lines[i]->key->public_key;
-        jobs[i].message = lines[i]->input;
-        jobs[i].signature = lines[i]->signature;
-      }
-      const BatchReport report = rsa::verify_batch(jobs, so, batch);
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        lines[i]->engine = report.engine;
-        lines[i]->ok = jobs[i].status == JobStatus::ok;
-        lines[i]->verified = lines[i]->ok && jobs[i].valid;
-        if (!lines[i]->ok) fail_job(*lines[i], jobs[i].status, jobs[i].error, "verification failed");
-      }
-      break;
-    }
-    case Op::decrypt: {
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
-      std::vector<rsa::DecryptJob> jobs(lines.size());
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        lines[i]->result.assign(lines[i]->key->private_key->size(), 0);
-        jobs[i].key = &*lines[i]->key->private_key;
-        jobs[i].ciphertext = lines[i]->input;
-        jobs[i].plaintext = lines[i]->result;
-      }
-      const BatchReport report = rsa::decrypt_batch(jobs, eo, batch);
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        lines[i]->engine = report.engine;
-        lines[i]->ok = jobs[i].status == JobStatus::ok;
-        if (lines[i]->ok) {
-          lines[i]->result.resize(jobs[i].plaintext_len);
-        } else {
-          fail_job(*lines[i], jobs[i].status, jobs[i].error, "decryption failed");
-        }
-      }
-      break;
-    }
-    case Op::verifyrecover: {  // one by one, as encryption: the public operation is cheap
-      const RecoverOptions ro = recover_options(first.crypto, first.key->traits());
-      for (Line* line : lines)
-        run_one(*line, options.engine, [&] { return verify_recover(line->key->public_key, line->input, ro, batch); });
-      break;
-    }
-    case Op::encrypt: {  // no batch form: encryption with e = 65537 is cheap
-      const rsa::EncryptOptions eo = encrypt_options(first.crypto, first.key->traits(), options.engine);
-      for (Line* line : lines)
-        run_one(*line, options.engine, [&] { return rsa::encrypt(line->key->public_key, line->input, eo); });
-      break;
-    }
-  }
+  if (line.op != Op::verify) line.result.assign(line.key->public_key.size(), 0);
+  job.private_key = line.key->private_key ? &*line.key->private_key : nullptr;
+  job.public_key = &line.key->public_key;
+  job.input = line.input;
+  job.signature = line.signature;
+  job.output = line.result;
 }
 
 }  // namespace
@@ -364,8 +268,7 @@ int run_batch(const Options& options) {
   }
 
   KeyCache keys;
-  std::vector<std::string> group_order;
-  std::map<std::string, std::vector<Line*>> groups;
+  std::vector<Line*> prepared;
   for (auto& line : lines) {
     try {
       prepare(*line, keys, options.engine);
@@ -373,20 +276,23 @@ int run_batch(const Options& options) {
       line->error = e.what();
       continue;
     }
-    auto [it, fresh] = groups.try_emplace(line->group);
-    if (fresh) group_order.push_back(line->group);
-    it->second.push_back(line.get());
+    prepared.push_back(line.get());
   }
-  for (const std::string& g : group_order) {
-    std::vector<Line*>& members = groups[g];
-    try {
-      run_group(members, options);
-    } catch (const std::exception& e) {  // the whole call failed (engine unavailable, ...): every member fails
-      for (Line* line : members) {
-        line->ok = false;
-        line->error = e.what();
-      }
-    }
+  std::vector<rsa::MixedJob> jobs;
+  jobs.reserve(prepared.size());
+  for (const Line* line : prepared) jobs.push_back(line->job);
+  BatchOptions batch;
+  batch.engine = options.engine;
+  batch.threads = options.threads;
+  const rsa::MixedBatchReport report = rsa::run_mixed_batch(jobs, batch);
+  for (std::size_t i = 0; i < prepared.size(); ++i) {
+    Line& line = *prepared[i];
+    const rsa::MixedJob& job = jobs[i];
+    line.ok = job.status == JobStatus::ok;
+    line.verified = line.ok && job.verified;
+    line.engine = job.engine;
+    line.error = job.error;
+    if (line.ok) line.result.resize(job.output_len);
   }
 
   bool all_ok = true;
@@ -414,7 +320,7 @@ int run_batch(const Options& options) {
   }
   std::fflush(stdout);
   if (options.verbose)
-    std::fprintf(stderr, "cryptaccel pkeyutl: %zu operations in %zu batches\n", lines.size(), group_order.size());
+    std::fprintf(stderr, "cryptaccel pkeyutl: %zu operations in %zu batches\n", lines.size(), report.groups);
   return all_ok ? 0 : 1;
 }
 

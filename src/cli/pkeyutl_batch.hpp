@@ -1,6 +1,8 @@
-// `cryptaccel pkeyutl --batch FILE`: many RSA operations from a JSON-lines manifest, run through the batch API
-// (sign_batch, verify_batch, decrypt_batch: jobs with the same settings go into one call; encryption and
-// verifyrecover one by one).
+// `cryptaccel pkeyutl --batch FILE`: many RSA operations from a JSON-lines manifest, run by the library's mixed-batch
+// runner (rsa::run_mixed_batch, include/cryptaccel/rsa_batch.hpp: jobs with the same settings go into one
+// sign_batch / verify_batch / decrypt_batch call; encryption and verifyrecover one by one). This command reads the
+// manifest (an untrusted-input parser, fuzzed: fuzz/fuzz_pkeyutl_manifest.cpp), loads keys and inputs, and writes
+// the results.
 //
 // Manifest: one JSON object per line (blank lines and lines starting with '#' are skipped). Fields, all optional
 // except where said; the command-line options are the defaults of every line:

@@ -1,9 +1,11 @@
-// `cryptaccel pkeyutl`: reading inputs and keys (passwords: password_source.hpp).
+// `cryptaccel pkeyutl`: reading inputs and key files (the decoding is the library's rsa::decode_key; passwords:
+// password_source.hpp).
 #pragma once
 #include <optional>
 #include <string>
 
 #include "cryptaccel/rsa.hpp"
+#include "cryptaccel/rsa_key_decode.hpp"
 #include "cryptaccel/types.hpp"
 #include "pkeyutl_options.hpp"
 
@@ -15,15 +17,10 @@ bytes read_input(const std::string& path);
 /// A key as -inkey reads it: a private key (and its public half), a public key (-pubin) or a certificate's public key
 /// (-certin). A private key's file may be given where only the public half is needed (verify, encrypt), as in
 /// openssl. RSA and RSA-PSS keys; an RSA-PSS key's parameter restrictions come with it.
-struct LoadedKey {
-  std::optional<rsa::PrivateKey> private_key;
-  rsa::PublicKey public_key;
-  bool rsa_pss = false;                ///< an RSA-PSS (id-RSASSA-PSS) key
-  std::optional<PssRestrictions> pss;  ///< its restrictions, when its parameters carry any
+using LoadedKey = rsa::DecodedKey;
 
-  /// What sign_options(), encrypt_options() and recover_options() need to know of the key.
-  KeyTraits traits() const { return KeyTraits{public_key.bits(), rsa_pss, pss}; }
-};
+/// What sign_options(), encrypt_options() and recover_options() need to know of `key`.
+KeyTraits key_traits(const LoadedKey& key);
 
 /// Loads `path` ("" is refused: "-inkey is required") as `source` says, with the parser `form` names (detect: PEM
 /// when the file has a "-----BEGIN " line, else DER). A PEM file may hold several blocks (a certificate and its key):

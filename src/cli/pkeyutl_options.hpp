@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cryptaccel/rsa.hpp"
+#include "cryptaccel/rsa_key_decode.hpp"
 #include "cryptaccel/types.hpp"
 
 namespace cryptaccel::cli::pkeyutl {
@@ -19,19 +20,14 @@ enum class Op { sign, verify, verifyrecover, encrypt, decrypt };
 
 /// Where -inkey's key comes from: a private key (the default), a public key (-pubin) or a certificate's public key
 /// (-certin). The last of -pubin and -certin wins, as in openssl.
-enum class KeySource { private_key, public_key, certificate };
+using KeySource = rsa::KeySource;
 
 /// -keyform: the key file's encoding. detect (no -keyform): PEM when the file has a "-----BEGIN " line, else DER.
 /// pem / der: only that parser is tried, as openssl 3.0 does (its help says "other values ignored", but it is not so).
-enum class KeyForm { detect, pem, der };
+using KeyForm = rsa::KeyEncoding;
 
-/// The restrictions an RSA-PSS key (id-RSASSA-PSS) carries in its parameters: signatures with it must use this
-/// hash and MGF1 hash and a salt of at least `min_salt` bytes (RFC 4055 3.1).
-struct PssRestrictions {
-  HashAlgorithm hash;
-  HashAlgorithm mgf1_hash;
-  std::size_t min_salt = 0;
-};
+/// The restrictions an RSA-PSS key carries (rsa_key_decode.hpp).
+using PssRestrictions = rsa::PssRestrictions;
 
 /// What the settings of an operation depend on in its key.
 struct KeyTraits {
@@ -93,11 +89,9 @@ rsa::SignOptions sign_options(const CryptoSettings& settings, const KeyTraits& k
 /// InvalidArgument for settings that are not for encryption and for an RSA-PSS key (signatures only, as openssl).
 rsa::EncryptOptions encrypt_options(const CryptoSettings& settings, const KeyTraits& key, std::string_view engine);
 
-/// How -verifyrecover unpads the result of the public operation.
-struct RecoverOptions {
-  bool raw = false;                     ///< rsa_padding_mode:none: the whole number, key-size bytes
-  std::optional<HashAlgorithm> digest;  ///< PKCS#1 v1.5 with -pkeyopt digest: the DigestInfo is checked and stripped
-};
+/// How -verifyrecover unpads the result of the public operation (rsa_padding_mode:none: raw; -pkeyopt digest: the
+/// DigestInfo is checked and stripped).
+using RecoverOptions = rsa::RecoverOptions;
 
 /// The RecoverOptions of `settings`. Throws InvalidArgument for what -verifyrecover cannot do, as openssl refuses it:
 /// PSS or OAEP padding, -rawin, a digest with rsa_padding_mode:none, an RSA-PSS key.

@@ -16,7 +16,6 @@
 #include "pkeyutl_batch.hpp"
 #include "pkeyutl_io.hpp"
 #include "pkeyutl_options.hpp"
-#include "pkeyutl_recover.hpp"
 
 namespace cryptaccel::cli {
 namespace {
@@ -62,7 +61,7 @@ int run_one(const pkeyutl::Options& opt) {
     throw InvalidArgument(std::string("-passin is for private keys (not with ") + public_option(opt.key_source) + ")");
 
   const pkeyutl::LoadedKey key = pkeyutl::load_key(opt.key_path, opt.key_source, opt.keyform, opt.passin);
-  const pkeyutl::KeyTraits traits = key.traits();
+  const pkeyutl::KeyTraits traits = pkeyutl::key_traits(key);
   BatchOptions batch;
   batch.engine = opt.engine;
   batch.threads = opt.threads;
@@ -104,7 +103,7 @@ int run_one(const pkeyutl::Options& opt) {
       const pkeyutl::RecoverOptions ro = pkeyutl::recover_options(opt.crypto, traits);
       AtomicOutput output(opt.out_path);
       const bytes signature = pkeyutl::read_input(opt.in_path);
-      const bytes recovered = pkeyutl::verify_recover(key.public_key, signature, ro, batch);
+      const bytes recovered = rsa::verify_recover(key.public_key, signature, ro, batch);
       report_engine(opt.verbose, opt.engine);
       output.commit(recovered);
       return 0;

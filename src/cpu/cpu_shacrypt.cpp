@@ -1,6 +1,6 @@
 // The cpu engine's SHA-crypt backend choice (see cpu_shacrypt.hpp for the table).
 #include "cpu/cpu_shacrypt.hpp"
-#include "engine/shacrypt_dispatch.hpp"
+#include "engine/shacrypt_portable.hpp"
 
 #include <array>
 #include <stdexcept>

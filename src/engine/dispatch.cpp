@@ -1,3 +1,5 @@
+// The one dispatcher (see the header): how a batch of each family is spread over host threads or handed whole to an
+// engine with its own parallelism.
 #include "engine/dispatch.hpp"
 
 #include <algorithm>
@@ -54,6 +56,15 @@ bool below_one_piece(std::span<Job> jobs) {
 template <class Job>
 std::size_t run_target(std::span<Job> jobs, std::size_t threads) {
   return std::max<std::size_t>(kMinPieceBytes, batch_cost(jobs) / (threads * kPiecesPerThread));
+}
+
+/// A SHA-crypt job's cost in block-function calls, about: its rounds times the blocks of one round's message.
+std::size_t shacrypt_cost(const ShaCryptJob& job) {
+  const ShaCryptSetting& s = *job.setting;
+  const std::size_t block = s.variant == ShaCryptVariant::sha512 ? 128 : 64;
+  const std::size_t digest = s.variant == ShaCryptVariant::sha512 ? 64 : 32;
+  const std::size_t round_bytes = digest + 2 * job.password.size() + s.salt.size() + 17;
+  return static_cast<std::size_t>(s.rounds) * (round_bytes / block + 1);
 }
 
 void add_chunks(const CipherSpec& spec, std::span<CipherJob> jobs, std::size_t target, std::vector<Chunk>& out) {
@@ -114,6 +125,85 @@ void run_keccak_permutations(const Engine& engine, std::span<KeccakState> states
   parallel_for(runs, threads, [&](std::size_t i) {
     engine.run_keccak_permutations(states.subspan(i * kStatesPerRun, std::min(kStatesPerRun, states.size() - i * kStatesPerRun)));
   });
+}
+
+// ---- SHA-crypt ----
+
+std::vector<std::size_t> shacrypt_runs(std::span<const ShaCryptJob> jobs, std::size_t threads) {
+  std::size_t total = 0;
+  for (const ShaCryptJob& job : jobs)
+    if (job.status == JobStatus::pending) total += shacrypt_cost(job);
+  const std::size_t target = std::max<std::size_t>(1, total / (std::max<std::size_t>(threads, 1) * 4));
+  std::vector<std::size_t> cuts{0};
+  std::size_t acc = 0, count = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (jobs[i].status == JobStatus::pending) acc += shacrypt_cost(jobs[i]), ++count;
+    if (acc >= target && count >= kShaCryptMinRun && i + 1 < jobs.size()) {
+      cuts.push_back(i + 1);
+      acc = count = 0;
+    }
+  }
+  cuts.push_back(jobs.size());
+  return cuts;
+}
+
+void run_shacrypt_jobs(const Engine& engine, std::span<ShaCryptJob> jobs, const BatchOptions& options) {
+  const std::size_t threads = options.threads ? options.threads : hardware_threads();
+  if (!engine.runs_on_host_threads() || threads == 1 || jobs.size() <= kShaCryptMinRun) {
+    engine.run_shacrypt_jobs(jobs, options);
+    return;
+  }
+  const std::vector<std::size_t> cuts = shacrypt_runs(jobs, threads);
+  parallel_for(cuts.size() - 1, threads, [&](std::size_t k) {
+    engine.run_shacrypt_jobs(jobs.subspan(cuts[k], cuts[k + 1] - cuts[k]), options);
+  });
+}
+
+// ---- RSA ----
+
+void run_rsa_private_jobs(const Engine& engine, std::size_t count, std::size_t threads,
+                          const std::function<RsaPrivateJob(std::size_t)>& prepare,
+                          const std::function<void(std::size_t)>& finish) {
+  if (engine.runs_on_host_threads()) {
+    // Runs of kRunQuantum to kHostRun operations, about four per thread so that work stealing evens out cores of
+    // unequal speed: each run is prepared, handed to the engine at once (the cpu engine signs four at a time with
+    // AVX-512 IFMA: runs are multiples of four where the batch allows) and finished on the same thread.
+    constexpr std::size_t kHostRun = 16, kRunQuantum = 4;
+    const std::size_t workers = threads ? threads : hardware_threads();
+    const std::size_t per_run = (count + 4 * workers - 1) / (4 * workers);
+    const std::size_t run =
+        std::min(kHostRun, std::max(kRunQuantum, (per_run + kRunQuantum - 1) / kRunQuantum * kRunQuantum));
+    parallel_for((count + run - 1) / run, threads, [&](std::size_t t) {
+      const std::size_t first = t * run, last = std::min(count, first + run);
+      std::vector<RsaPrivateJob> jobs;
+      jobs.reserve(last - first);
+      for (std::size_t i = first; i < last; ++i) jobs.push_back(prepare(i));
+      engine.run_rsa_private(jobs);
+      for (std::size_t i = first; i < last; ++i) finish(i);
+    });
+    return;
+  }
+  std::vector<RsaPrivateJob> jobs(count);
+  parallel_for(count, threads, [&](std::size_t i) { jobs[i] = prepare(i); });
+  engine.run_rsa_private(jobs);
+  parallel_for(count, threads, finish);
+}
+
+void run_rsa_public_jobs(const Engine& engine, std::span<const RsaPublicJob> jobs, std::size_t threads) {
+  if (engine.runs_on_host_threads()) {
+    parallel_for(jobs.size(), threads, [&](std::size_t i) { engine.run_rsa_public(jobs.subspan(i, 1)); });
+    return;
+  }
+  engine.run_rsa_public(jobs);
+}
+
+void run_modexp_jobs(const Engine& engine, const rsa::Modulus& modulus, bytes_view exponent,
+                     std::span<const ModexpJob> jobs, std::size_t threads) {
+  if (engine.runs_on_host_threads()) {
+    parallel_for(jobs.size(), threads, [&](std::size_t i) { engine.run_modexp(modulus, exponent, jobs.subspan(i, 1)); });
+    return;
+  }
+  engine.run_modexp(modulus, exponent, jobs);
 }
 
 }  // namespace cryptaccel::engine

@@ -128,6 +128,10 @@ class Engine {
   /// True for engines that compute on host CPU cores: dispatch then splits large jobs and calls run_cipher_jobs
   /// concurrently from several threads, on disjoint jobs. Engines with their own parallelism (GPU) return false.
   virtual bool runs_on_host_threads() const = 0;
+  /// True for the portable reference engine (`ref`): code that runs around its operations (RSA's blinding and result
+  /// check, src/rsa/private_op.cpp) then uses portable arithmetic too, so that a reference run contains no
+  /// CPU-specific kernel anywhere. False (the default) lets that code use the host's fastest kernels.
+  virtual bool portable_reference() const { return false; }
   /// Prepares [p, p + n), a buffer its caller will hand to this engine again and again (the streaming pipeline's
   /// batch buffers), for faster copies: a GPU engine page-locks it, so that jobs in it move to and from the device
   /// without a staging copy. The buffer must outlive the returned pin. nullptr (the default) when there is nothing
@@ -197,8 +201,8 @@ class Engine {
     return false;
   }
   /// Hashes every pending job (each validated: setting well-formed, digest size the variant's, variant supported);
-  /// sets each job's status. For runs_on_host_threads() engines dispatch calls it from several threads at once, on
-  /// disjoint runs of jobs.
+  /// sets each job's status. For runs_on_host_threads() engines dispatch (run_shacrypt_jobs in dispatch.hpp) calls it
+  /// from several threads at once, on disjoint runs of jobs.
   virtual void run_shacrypt_jobs(std::span<ShaCryptJob> jobs, const BatchOptions& options) const {
     (void)jobs, (void)options;
   }

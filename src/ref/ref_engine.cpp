@@ -4,7 +4,7 @@
 #include "algo/shacrypt.hpp"
 #include "ref/ref_engine.hpp"
 #include "engine/hash_variant.hpp"
-#include "engine/shacrypt_dispatch.hpp"
+#include "engine/shacrypt_portable.hpp"
 #include "ref/cipher_modes.hpp"
 #include "rsa/host_ops.hpp"
 
@@ -26,6 +26,7 @@ class RefEngine final : public Engine {
   std::string unavailable_reason() const override { return {}; }
   bool supports(const CipherSpec&, Direction) const override { return true; }
   bool runs_on_host_threads() const override { return true; }
+  bool portable_reference() const override { return true; }
   void run_cipher_jobs(const CipherSpec& spec, Direction dir, std::span<CipherJob> jobs,
                        const BatchOptions& options) const override {
     for (CipherJob& job : jobs)

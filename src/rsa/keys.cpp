@@ -1,9 +1,9 @@
-// RSA keys: parsed, generated and written by OpenSSL libcrypto (OSSL_DECODER / EVP_PKEY / PEM; no ASN.1 by hand);
+// RSA keys: parsed, generated and written by OpenSSL libcrypto (OSSL_DECODER through pkey_decode.hpp, EVP_PKEY, PEM;
+// no ASN.1 by hand; key files as openssl pkeyutl reads them: key_decode.cpp);
 // the numbers are taken out with EVP_PKEY_get_bn_param into wiped limb storage with their Montgomery constants.
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
-#include <openssl/decoder.h>
 #include <openssl/err.h>
 #include <openssl/param_build.h>
 #include <openssl/pem.h>
@@ -11,6 +11,7 @@
 
 #include "api/secret_buffer.hpp"
 #include "rsa/key_impl.hpp"
+#include "rsa/pkey_decode.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
@@ -86,29 +87,6 @@ PkeyPtr public_pkey(bytes_view n, bytes_view e) {
   return PkeyPtr(pkey);
 }
 
-/// Decodes `data` ("PEM" or "DER") into an RSA EVP_PKEY with `selection`; null on failure.
-PkeyPtr decode(bytes_view data, const char* input_type, int selection, std::optional<std::string_view> password) {
-  EVP_PKEY* pkey = nullptr;
-  OSSL_DECODER_CTX* ctx =
-      OSSL_DECODER_CTX_new_for_pkey(&pkey, input_type, nullptr, "RSA", selection, nullptr, nullptr);
-  if (!ctx) return nullptr;
-  if (password)
-    OSSL_DECODER_CTX_set_passphrase(ctx, reinterpret_cast<const unsigned char*>(password->data()), password->size());
-  else  // never prompt on a terminal: an encrypted key without a password is simply refused
-    OSSL_DECODER_CTX_set_passphrase_cb(
-        ctx, [](char*, size_t, size_t*, const OSSL_PARAM[], void*) -> int { return 0; }, nullptr);
-  const unsigned char* p = data.data();
-  std::size_t len = data.size();
-  const int ok = OSSL_DECODER_from_data(ctx, &p, &len);
-  OSSL_DECODER_CTX_free(ctx);
-  ERR_clear_error();
-  if (ok != 1) {
-    EVP_PKEY_free(pkey);
-    return nullptr;
-  }
-  return PkeyPtr(pkey);
-}
-
 bytes_view as_bytes(std::string_view s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }
 
 std::string bio_string(BIO* bio) {
@@ -150,13 +128,13 @@ PublicKey PublicKey::from_numbers(bytes_view n, bytes_view e) {
 }
 
 PublicKey PublicKey::from_pem(std::string_view pem) {
-  PkeyPtr pkey = decode(as_bytes(pem), "PEM", EVP_PKEY_PUBLIC_KEY, std::nullopt);
+  PkeyPtr pkey = decode_pkey(as_bytes(pem), "PEM", "RSA", EVP_PKEY_PUBLIC_KEY, std::nullopt);
   if (!pkey) throw InvalidArgument("rsa: cannot read an RSA public key from the PEM data (SPKI or PKCS#1 expected)");
   return public_from_pkey(pkey.get());
 }
 
 PublicKey PublicKey::from_der(bytes_view der) {
-  PkeyPtr pkey = decode(der, "DER", EVP_PKEY_PUBLIC_KEY, std::nullopt);
+  PkeyPtr pkey = decode_pkey(der, "DER", "RSA", EVP_PKEY_PUBLIC_KEY, std::nullopt);
   if (!pkey) throw InvalidArgument("rsa: cannot read an RSA public key from the DER data (SPKI or PKCS#1 expected)");
   return public_from_pkey(pkey.get());
 }
@@ -209,7 +187,7 @@ std::shared_ptr<PrivateKey::Impl> private_impl(PkeyPtr pkey) {
 }  // namespace
 
 PrivateKey PrivateKey::from_pem(std::string_view pem, std::optional<std::string_view> password) {
-  PkeyPtr pkey = decode(as_bytes(pem), "PEM", EVP_PKEY_KEYPAIR, password);
+  PkeyPtr pkey = decode_pkey(as_bytes(pem), "PEM", "RSA", EVP_PKEY_KEYPAIR, password);
   if (!pkey) {
     if (!password && pem.find("ENCRYPTED") != std::string_view::npos)
       throw InvalidArgument("rsa: the private key is encrypted: a password is needed");
@@ -220,7 +198,7 @@ PrivateKey PrivateKey::from_pem(std::string_view pem, std::optional<std::string_
 }
 
 PrivateKey PrivateKey::from_der(bytes_view der) {
-  PkeyPtr pkey = decode(der, "DER", EVP_PKEY_KEYPAIR, std::nullopt);
+  PkeyPtr pkey = decode_pkey(der, "DER", "RSA", EVP_PKEY_KEYPAIR, std::nullopt);
   if (!pkey) throw InvalidArgument("rsa: cannot read an RSA private key from the DER data (PKCS#1 or PKCS#8 expected)");
   return PrivateKey(private_impl(std::move(pkey)));
 }

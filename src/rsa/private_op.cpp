@@ -1,5 +1,6 @@
-// Blinding, unblinding and the result check around every engine's raw private operation; batches over host threads.
-// The arithmetic is the host's fastest Montgomery kernels (MULX/ADX where the CPU has them), portable around `ref`.
+// Blinding, unblinding and the result check around every engine's raw private operation; the dispatcher
+// (engine/dispatch.hpp) decides how a batch is spread over host threads or handed to the engine whole. The arithmetic
+// is the host's fastest Montgomery kernels (MULX/ADX where the CPU has them), portable around the reference engine.
 #include "rsa/private_op.hpp"
 
 #include <openssl/bn.h>
@@ -7,10 +8,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/thread_pool.hpp"
+#include "engine/dispatch.hpp"
 #include "rsa/bn_limbs.hpp"
 #include "rsa/ct_declassify.hpp"
-#include "ref/ref_engine.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/raw_ops.hpp"
 
@@ -157,13 +157,15 @@ bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x) {
 
 void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads) {
   std::vector<Scratch> scratch(items.size());
-  // Blinding and the check run on the host's fastest Montgomery kernels, except around `ref` (host_mont.hpp).
-  const bool portable = &engine == &ref::ref_engine();
+  // Blinding and the check run on the host's fastest Montgomery kernels, except around the portable reference
+  // engine, which asks for portable ones (host_mont.hpp).
+  const bool portable = engine.portable_reference();
   const auto blind_one = [&](std::size_t i) {
     with_host_mont(portable, [&](auto ops) {
       with_limbs(items[i].key->impl().pubi().mod.limbs,
                  [&](auto L) { blind<decltype(L)::value, decltype(ops)>(items[i], scratch[i]); });
     });
+    return engine::RsaPrivateJob{items[i].key, scratch[i].blinded.data(), scratch[i].blinded.data()};
   };
   const auto finish_one = [&](std::size_t i) {
     items[i].ok = with_host_mont(portable, [&](auto ops) {
@@ -172,50 +174,14 @@ void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std
       });
     });
   };
-  const auto raw_job = [&](std::size_t i) {
-    return engine::RsaPrivateJob{items[i].key, scratch[i].blinded.data(), scratch[i].blinded.data()};
-  };
-  if (engine.runs_on_host_threads()) {
-    // Runs of kRunQuantum to kHostRun items, about four per thread so that work stealing evens out cores of
-    // unequal speed: blind them, the engine's raw operation on the run at once (the cpu engine signs four at a time
-    // with AVX-512 IFMA: runs are multiples of four where the batch allows), check them.
-    constexpr std::size_t kHostRun = 16, kRunQuantum = 4;
-    const std::size_t workers = threads ? threads : engine::hardware_threads();
-    const std::size_t per_run = (items.size() + 4 * workers - 1) / (4 * workers);
-    const std::size_t run = std::min(kHostRun, std::max(kRunQuantum, (per_run + kRunQuantum - 1) / kRunQuantum * kRunQuantum));
-    engine::parallel_for((items.size() + run - 1) / run, threads, [&](std::size_t t) {
-      const std::size_t first = t * run, last = std::min(items.size(), first + run);
-      std::vector<engine::RsaPrivateJob> jobs;
-      jobs.reserve(last - first);
-      for (std::size_t i = first; i < last; ++i) {
-        blind_one(i);
-        jobs.push_back(raw_job(i));
-      }
-      engine.run_rsa_private(jobs);
-      for (std::size_t i = first; i < last; ++i) finish_one(i);
-    });
-    return;
-  }
-  engine::parallel_for(items.size(), threads, blind_one);
-  std::vector<engine::RsaPrivateJob> jobs;
-  jobs.reserve(items.size());
-  for (std::size_t i = 0; i < items.size(); ++i) jobs.push_back(raw_job(i));
-  engine.run_rsa_private(jobs);
-  engine::parallel_for(items.size(), threads, finish_one);
+  engine::run_rsa_private_jobs(engine, items.size(), threads, blind_one, finish_one);
 }
 
 void run_public(const engine::Engine& engine, std::span<PublicItem> items, std::size_t threads) {
-  const auto job = [&](std::size_t i) { return engine::RsaPublicJob{items[i].key, items[i].in, items[i].out}; };
-  if (engine.runs_on_host_threads()) {
-    engine::parallel_for(items.size(), threads, [&](std::size_t i) {
-      const engine::RsaPublicJob j = job(i);
-      engine.run_rsa_public({&j, 1});
-    });
-    return;
-  }
   std::vector<engine::RsaPublicJob> jobs;
-  for (std::size_t i = 0; i < items.size(); ++i) jobs.push_back(job(i));
-  engine.run_rsa_public(jobs);
+  jobs.reserve(items.size());
+  for (const PublicItem& item : items) jobs.push_back(engine::RsaPublicJob{item.key, item.in, item.out});
+  engine::run_rsa_public_jobs(engine, jobs, threads);
 }
 
 }  // namespace cryptaccel::rsa

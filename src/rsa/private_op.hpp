@@ -34,9 +34,9 @@ struct PublicItem {
 /// True when the big-endian `x` of key size is less than the key's modulus.
 bool less_than_modulus(const PublicKey::Impl& key, const std::uint8_t* x);
 
-/// Runs every private item on `engine`, over up to `threads` host threads (0: all cores).
+/// Runs every private item on `engine` through the dispatcher, over up to `threads` host threads (0: all cores).
 void run_private(const engine::Engine& engine, std::span<PrivateItem> items, std::size_t threads);
-/// Runs every public item on `engine`, over up to `threads` host threads (0: all cores).
+/// Runs every public item on `engine` through the dispatcher, over up to `threads` host threads (0: all cores).
 void run_public(const engine::Engine& engine, std::span<PublicItem> items, std::size_t threads);
 
 }  // namespace cryptaccel::rsa

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "api/secret_buffer.hpp"
+#include "engine/dispatch.hpp"
 #include "engine/engine.hpp"
 #include "engine/thread_pool.hpp"
 #include "rsa/key_impl.hpp"
@@ -317,10 +318,7 @@ std::vector<bytes> modexp_batch(std::span<const bytes_view> bases, bytes_view ex
   std::vector<engine::ModexpJob> jobs(bases.size());
   for (std::size_t i = 0; i < bases.size(); ++i)
     jobs[i] = engine::ModexpJob{reduced[i].data(), results[i].data() + (out_len - len)};
-  if (eng.runs_on_host_threads())
-    engine::parallel_for(jobs.size(), batch.threads, [&](std::size_t i) { eng.run_modexp(mod, exponent, {&jobs[i], 1}); });
-  else
-    eng.run_modexp(mod, exponent, jobs);
+  engine::run_modexp_jobs(eng, mod, exponent, jobs, batch.threads);
   return results;
 }
 

@@ -16,7 +16,7 @@
 #include "cryptaccel/engine.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/shacrypt.hpp"
-#include "engine/shacrypt_dispatch.hpp"
+#include "engine/dispatch.hpp"
 
 namespace cryptaccel {
 namespace {

@@ -1,12 +1,11 @@
-// `cryptaccel pkeyutl -verifyrecover` (see the header).
-#include "pkeyutl_recover.hpp"
-
+// verify_recover (include/cryptaccel/rsa.hpp): what was signed, recovered from a signature with the public key.
 #include <algorithm>
 #include <string>
 
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/rsa.hpp"
 
-namespace cryptaccel::cli::pkeyutl {
+namespace cryptaccel::rsa {
 namespace {
 
 /// PKCS#1 v1.5 type 1 unpadding (RFC 8017 9.2 / OpenSSL's RSA_padding_check_PKCS1_type_1): em = 00 01 PS 00 D with
@@ -25,7 +24,7 @@ bytes unpad_type1(const bytes& em) {
 
 }  // namespace
 
-bytes verify_recover(const rsa::PublicKey& key, bytes_view signature, const RecoverOptions& options,
+bytes verify_recover(const PublicKey& key, bytes_view signature, const RecoverOptions& options,
                      const BatchOptions& batch) {
   const std::size_t k = key.size();
   if (signature.size() > k)
@@ -38,24 +37,24 @@ bytes verify_recover(const rsa::PublicKey& key, bytes_view signature, const Reco
     throw InvalidArgument("the signature is not less than the modulus");
   const bytes_view base(s);
   const bytes e = key.e();
-  bytes em = std::move(rsa::modexp_batch(std::span<const bytes_view>(&base, 1), e, n, batch).front());
+  bytes em = std::move(modexp_batch(std::span<const bytes_view>(&base, 1), e, n, batch).front());
   if (options.raw) return em;
   bytes data = unpad_type1(em);
   if (!options.digest) return data;
   // As openssl's ossl_rsa_verify: the digest is the last bytes, and the whole must be its DigestInfo encoding. The
   // library's PKCS#1 v1.5 verification of that digest checks exactly that (it builds the encoding and compares).
-  const std::size_t hlen = rsa::digest_size(*options.digest);
-  if (data.size() < hlen) throw Error("signature recovery failed: shorter than a " + rsa::digest_name(*options.digest) +
+  const std::size_t hlen = digest_size(*options.digest);
+  if (data.size() < hlen) throw Error("signature recovery failed: shorter than a " + digest_name(*options.digest) +
                                       " digest");
   bytes digest(data.end() - static_cast<std::ptrdiff_t>(hlen), data.end());
-  rsa::SignOptions so;
-  so.padding = rsa::SignaturePadding::pkcs1v15;
+  SignOptions so;
+  so.padding = SignaturePadding::pkcs1v15;
   so.hash = *options.digest;
   so.prehashed = true;
   so.engine = batch.engine;
-  if (!rsa::verify(key, digest, s, so))
-    throw Error("signature recovery failed: not a " + rsa::digest_name(*options.digest) + " DigestInfo");
+  if (!verify(key, digest, s, so))
+    throw Error("signature recovery failed: not a " + digest_name(*options.digest) + " DigestInfo");
   return digest;
 }
 
-}  // namespace cryptaccel::cli::pkeyutl
+}  // namespace cryptaccel::rsa
