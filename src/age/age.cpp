@@ -8,7 +8,7 @@
 #include "age/age_primitives.hpp"
 #include "age/header.hpp"
 #include "age/payload.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cryptaccel/age.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/modes.hpp"

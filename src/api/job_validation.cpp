@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cryptaccel/modes.hpp"
 
 namespace cryptaccel {

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "algo/shacrypt.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cryptaccel/error.hpp"
 #include "engine/engine.hpp"
 #include "engine/dispatch.hpp"

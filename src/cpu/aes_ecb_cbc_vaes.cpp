@@ -9,7 +9,7 @@
 
 #include <cstring>
 
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
 #include "common/cpu_features.hpp"

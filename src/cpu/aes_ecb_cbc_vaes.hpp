@@ -4,7 +4,7 @@
 // decryption are parallel: sixteen blocks go through the rounds together in four ZMM registers (CBC decryption takes
 // each block's C_{i-1} from the ciphertext one lane down, the last block of the group before carried in a register,
 // so in place works). CBC encryption is serial by nature: one block after the other on AES-NI. PKCS#7 is checked in
-// constant time (api/ct.hpp) and a bad padding releases no plaintext. No branch or address depends on the key or the
+// constant time (common/ct.hpp) and a bad padding releases no plaintext. No branch or address depends on the key or the
 // data.
 #pragma once
 #include <cstddef>

@@ -12,7 +12,7 @@
 
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cpu/aes_key_schedule.hpp"
 #include "cpu/aes_vaes_rounds.hpp"
 #include "common/cpu_features.hpp"

@@ -11,12 +11,13 @@
 
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cpu/aes_ecb_cbc_vaes.hpp"
 #include "cpu/aes_ctr_vaes.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "engine/gcm_split.hpp"
 #include "common/copy_bytes.hpp"
+#include "common/openssl_error.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -94,12 +95,7 @@ bool update(EVP_CIPHER_CTX* ctx, std::uint8_t* out, const std::uint8_t* in, std:
   return true;
 }
 
-std::string openssl_error() {
-  char buf[256];
-  ERR_error_string_n(ERR_get_error(), buf, sizeof buf);
-  ERR_clear_error();
-  return std::string("OpenSSL: ") + buf;
-}
+std::string openssl_error() { return "OpenSSL: " + openssl_error_text(); }
 
 void ecb_cbc(EVP_CIPHER_CTX* ctx, const CipherSpec& spec, Direction dir, CipherJob& job) {
   const std::size_t len = job.in.size();  // EVP's padding is off (set with the cipher): PKCS#7 is done here

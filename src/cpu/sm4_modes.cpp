@@ -5,7 +5,7 @@
 
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "common/cpu_features.hpp"
 #include "cpu/ghash_pclmul.hpp"
 #include "cpu/sm4_aesni.hpp"

@@ -9,7 +9,7 @@
 #include "algo/bits.hpp"
 #include "algo/block_modes.hpp"
 #include "algo/ghash.hpp"
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "engine/job_split.hpp"
 #include "engine/thread_pool.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "algo/block_modes.hpp"
 #include "algo/ghash.hpp"
-#include "api/ct.hpp"
-#include "api/secret_buffer.hpp"
+#include "common/ct.hpp"
+#include "common/secret_buffer.hpp"
 #include "ref/block_cipher.hpp"
 #include "ref/chacha20_poly1305.hpp"
 #include "common/copy_bytes.hpp"

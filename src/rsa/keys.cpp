@@ -9,9 +9,10 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
-#include "api/secret_buffer.hpp"
+#include "common/secret_buffer.hpp"
 #include "rsa/key_impl.hpp"
 #include "rsa/pkey_decode.hpp"
+#include "common/openssl_error.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
@@ -59,13 +60,10 @@ bytes bn_bytes(const BIGNUM* b) {
   return out;
 }
 
-/// Why OpenSSL refused, for an error message ("" when its queue is empty); clears the queue.
+/// Why OpenSSL refused, for an error message: ": reason" ("" when OpenSSL said nothing); clears its queue.
 std::string openssl_reason() {
-  const unsigned long e = ERR_peek_last_error();
-  ERR_clear_error();
-  if (!e) return "";
-  const char* r = ERR_reason_error_string(e);
-  return r ? std::string(": ") + r : "";
+  const std::string reason = openssl_last_reason();
+  return reason.empty() ? "" : ": " + reason;
 }
 
 /// A public-only EVP_PKEY from (n, e).

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "api/secret_buffer.hpp"
+#include "common/secret_buffer.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/rsa.hpp"
 #include "rsa/ct_declassify.hpp"

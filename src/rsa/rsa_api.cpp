@@ -6,7 +6,7 @@
 #include <cctype>
 #include <cstring>
 
-#include "api/secret_buffer.hpp"
+#include "common/secret_buffer.hpp"
 #include "engine/dispatch.hpp"
 #include "engine/engine.hpp"
 #include "engine/thread_pool.hpp"

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include "api/secret_buffer.hpp"
+#include "common/secret_buffer.hpp"
 #include "cryptaccel/batch.hpp"
 #include "cryptaccel/stream.hpp"
 #include "engine/engine.hpp"

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "api/ct.hpp"
+#include "common/ct.hpp"
 #include "cuda/host/host_pins.hpp"
 #include "engine/hash_variant.hpp"
 #include "engine/thread_pool.hpp"
