@@ -5,9 +5,12 @@
 #include <string>
 
 #include "rv_cmds.hpp"
-#include "rv_manifest.hpp"
+#include "speed_machine.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::cli::rvcmd {
+
+using namespace cryptaccel::rvlab;
+using speed::Json;
 
 int rv_list(const ListOptions& options) {
   const Manifest m = load_manifest(locate_manifest(options.manifest));
@@ -57,4 +60,4 @@ int rv_list(const ListOptions& options) {
   return 0;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

@@ -1,5 +1,5 @@
 #include "cryptaccel/file.hpp"
-#include "rv_spike.hpp"
+#include "cryptaccel/rvlab/spike.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -21,7 +21,7 @@
 
 extern char** environ;
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 namespace {
 
 namespace fs = std::filesystem;
@@ -120,4 +120,4 @@ SpikeRun run_spike(const std::string& spike, const std::string& isa, const std::
   return r;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab
