@@ -15,10 +15,6 @@ namespace {
 
 namespace rv = cryptaccel::rv;
 
-const KernelRun* first_run(const ExperimentCell* c) {
-  return c != nullptr && !c->runs.empty() && c->runs.front() ? &*c->runs.front() : nullptr;
-}
-
 /// Derived figures of one cell.
 struct Derived {
   std::optional<double> speedup_cycles, speedup_instructions;  ///< over the row's baseline, same XLEN
@@ -81,12 +77,6 @@ std::vector<std::string> variants(const ExperimentResult& t, const std::string& 
   for (const ExperimentCell& c : t.cells)
     if (t.rows[c.row].id == id && std::find(out.begin(), out.end(), c.variant) == out.end()) out.push_back(c.variant);
   return out;
-}
-
-std::string fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  return buf;
 }
 
 std::string count(const ExperimentCell* c, bool cycles) {

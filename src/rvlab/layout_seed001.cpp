@@ -14,10 +14,6 @@ namespace rv = cryptaccel::rv;
 /// The variants of the table, in column order.
 constexpr const char* kVariants[] = {"reference", "zvk", "native"};
 
-const KernelRun* first_run(const ExperimentCell* c) {
-  return c != nullptr && !c->runs.empty() && c->runs.front() ? &*c->runs.front() : nullptr;
-}
-
 double ratio(std::uint64_t a, std::uint64_t b) { return b != 0 ? static_cast<double>(a) / static_cast<double>(b) : 0; }
 
 /// "12 345" style grouping for the printed table.

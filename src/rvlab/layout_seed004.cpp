@@ -72,13 +72,6 @@ std::vector<Derived> derive(const ExperimentResult& t) {
   return out;
 }
 
-std::string fixed(const std::optional<double>& v, int decimals) {
-  if (!v) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
-  return buf;
-}
-
 /// A published figure: null is "-".
 std::optional<double> figure(const Json& p, const char* key) {
   return p.at(key).is_null() ? std::nullopt : std::optional<double>(p.at(key).get<double>());

@@ -1,5 +1,7 @@
 #include "layouts.hpp"
 
+#include <cstdio>
+
 namespace cryptaccel::rvlab {
 namespace {
 
@@ -32,6 +34,17 @@ Json row_extra(const ExperimentRow& row) { return row.extra_json.empty() ? Json:
 Json paper(const Experiment& e) { return e.paper_json.empty() ? Json::object() : Json::parse(e.paper_json); }
 
 bool default_model_untouched(const ExperimentResult& r) { return r.settings.cycle_model_file.empty(); }
+
+const KernelRun* first_run(const ExperimentCell* c) {
+  return c != nullptr && !c->runs.empty() && c->runs.front() ? &*c->runs.front() : nullptr;
+}
+
+std::string fixed(const std::optional<double>& v, int decimals) {
+  if (!v) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, *v);
+  return buf;
+}
 
 void write_report_text(std::FILE* out, const ExperimentResult& r) { find_layout(r.experiment.layout)->text(out, r); }
 

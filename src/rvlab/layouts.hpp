@@ -4,6 +4,7 @@
 // "seed000", "seed001" and "seed004" (layout_seed00N.cpp); "generic" (layout_generic.cpp) serves any new paper.
 #pragma once
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -41,8 +42,12 @@ void check_layout_data(const Experiment& experiment);
 Json row_extra(const ExperimentRow& row);
 /// The paper's figures (Experiment::paper_json) as JSON.
 Json paper(const Experiment& experiment);
-/// The cycle model every row without a preset used, and whether it is the default one (no overrides file).
+/// Whether the rows without a preset ran on the default cycle model (no overrides file).
 bool default_model_untouched(const ExperimentResult& result);
+/// The first run of a cell, or nullptr (no cell, or the cell did not run).
+const KernelRun* first_run(const ExperimentCell* cell);
+/// `value` with `decimals` decimals ("%.*f"), "-" when there is none.
+std::string fixed(const std::optional<double>& value, int decimals);
 
 extern const Layout kLayoutGeneric, kLayoutSeed000, kLayoutSeed001, kLayoutSeed004;
 
