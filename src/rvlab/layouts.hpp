@@ -15,7 +15,7 @@ namespace cryptaccel::rvlab {
 
 /// One report layout.
 struct Layout {
-  const char* name;
+  const char* name;  ///< the data file's "layout"
   /// Checks the layout's own keys of the data file; throws LayoutDataError naming the key.
   void (*check)(const Experiment& experiment);
   /// How a problem line names its cell: "sha256 native rv32 (SHA-256, 2048 B)".
