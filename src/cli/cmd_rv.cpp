@@ -1,7 +1,8 @@
 // `cryptaccel rv`: the RISC-V crypto-ISA lab from the command line (docs/isa-lab.md, "The cryptaccel rv command").
 // This file parses the command line; the sub-commands are rv_cmd_list.cpp, rv_cmd_run.cpp, rv_cmd_exec.cpp and
-// rv_cmd_table.cpp. Every error is one line "cryptaccel rv: MESSAGE" on stderr and exit status 1 (rv exec: the
-// program's status, 125 when the simulator stopped it).
+// rv_cmd_table.cpp, thin commands over the ISA-lab library (include/cryptaccel/rvlab.hpp). Every error is one line
+// "cryptaccel rv: MESSAGE" on stderr and exit status 1 (rv exec: the program's status, 125 when the simulator
+// stopped it).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
@@ -22,7 +23,7 @@
 namespace cryptaccel::cli {
 namespace {
 
-using namespace rvlab;
+using namespace rvcmd;
 
 void report_error(std::string message) { cli::report_error("rv", std::move(message)); }
 

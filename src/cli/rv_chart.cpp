@@ -1,5 +1,7 @@
 #include "rv_chart.hpp"
 
+#include "cryptaccel/rvlab/data_files.hpp"
+
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -12,7 +14,7 @@
 
 extern char** environ;
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::cli::rvcmd {
 namespace {
 
 /// Exit status of the chart script when matplotlib cannot be imported.
@@ -25,20 +27,11 @@ std::string from_env(const char* name) {
 
 }  // namespace
 
-void draw_chart(const std::string& json_path, const std::string& png_path) {
-  draw_chart(json_path, png_path, "rv_seed000_chart.py");
-}
-
 void draw_chart(const std::string& json_path, const std::string& png_path, const std::string& script_name) {
-  std::string python = from_env("CRYPTACCEL_PYTHON");
-#ifdef CRYPTACCEL_PYTHON_EXECUTABLE
-  if (python.empty() && std::filesystem::exists(CRYPTACCEL_PYTHON_EXECUTABLE)) python = CRYPTACCEL_PYTHON_EXECUTABLE;
-#endif
+  std::string python = from_env("CRYPTACCEL_PYTHON");  // no interpreter path is compiled in
   if (python.empty()) python = "python3";
   std::string script = from_env("CRYPTACCEL_RV_CHART_SCRIPT");
-#ifdef CRYPTACCEL_SOURCE_DIR
-  if (script.empty()) script = std::string(CRYPTACCEL_SOURCE_DIR) + "/scripts/" + script_name;
-#endif
+  if (script.empty()) script = cryptaccel::rvlab::find_data_file("charts", script_name);
   if (script.empty() || !std::filesystem::is_regular_file(script)) {
     throw std::runtime_error("--chart: the chart script " + (script.empty() ? script_name : script) +
                              " is missing (set CRYPTACCEL_RV_CHART_SCRIPT)");
@@ -61,4 +54,4 @@ void draw_chart(const std::string& json_path, const std::string& png_path, const
                            std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status)) + ")");
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

@@ -13,7 +13,7 @@
 #include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::cli::rvcmd {
 namespace {
 
 namespace rv = cryptaccel::rv;
@@ -79,4 +79,4 @@ int rv_exec(const ExecOptions& o) {
   return static_cast<int>(r.exit_code & 0xFF);
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

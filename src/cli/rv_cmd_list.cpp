@@ -4,10 +4,14 @@
 #include <cstdio>
 #include <string>
 
-#include "rv_cmds.hpp"
-#include "rv_manifest.hpp"
+#include <nlohmann/json.hpp>
 
-namespace cryptaccel::cli::rvlab {
+#include "rv_cmds.hpp"
+
+namespace cryptaccel::cli::rvcmd {
+
+using namespace cryptaccel::rvlab;
+using Json = nlohmann::json;
 
 int rv_list(const ListOptions& options) {
   const Manifest m = load_manifest(locate_manifest(options.manifest));
@@ -57,4 +61,4 @@ int rv_list(const ListOptions& options) {
   return 0;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

@@ -7,11 +7,10 @@
 
 #include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"
-#include "rv_kernel_run.hpp"
-#include "rv_manifest.hpp"
-#include "rv_spike.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::cli::rvcmd {
+
+using namespace cryptaccel::rvlab;
 namespace {
 
 namespace rv = cryptaccel::rv;
@@ -87,7 +86,7 @@ int rv_run(const RunCommandOptions& o) {
   const KernelRun run = run_kernel(entry, std::move(input), options);
 
   if (o.json) {
-    std::printf("%s\n", run_json(run).dump(2).c_str());
+    std::printf("%s\n", run_json(run).c_str());
   } else {
     print_run(run, o);
   }
@@ -96,4 +95,4 @@ int rv_run(const RunCommandOptions& o) {
   return run.ok() ? 0 : 1;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

@@ -1,14 +1,14 @@
 // `cryptaccel rv` sub-commands (parsed by cmd_rv.cpp). Each returns the exit status; problems that end a command are
-// thrown as exceptions with a one-line message, which cmd_rv.cpp prints as "cryptaccel rv: MESSAGE" (exit 1).
+// thrown as exceptions with a one-line message, which cmd_rv.cpp prints as "cryptaccel rv: MESSAGE" (exit 1). The
+// work is done by the ISA-lab library (include/cryptaccel/rvlab.hpp); these files parse, call and print.
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <string>
 
-#include "rv_simt.hpp"
-#include "rv_workload.hpp"
+#include "cryptaccel/rvlab.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::cli::rvcmd {
 
 /// Exit status of `rv exec` when the simulator stopped the program (illegal instruction, disabled extension,
 /// memory fault, instruction limit, ecall/ebreak, unsupported CSR): not a status the program chose.
@@ -28,7 +28,7 @@ struct RunCommandOptions {
   std::string variant;
   unsigned xlen = 0;
   std::optional<unsigned> vlen;  ///< --vlen (vector kernels only)
-  WorkloadRequest request;
+  cryptaccel::rvlab::WorkloadRequest request;
   bool check = false;
   bool vs_spike = false;
   std::string cycle_model_file;
@@ -50,18 +50,18 @@ struct ExecOptions {
 };
 int rv_exec(const ExecOptions& options);
 
-/// `rv table seed000|seed001 ...`.
+/// `rv table NAME ...`: the experiment NAME (rv/experiments/NAME.json).
 struct TableOptions {
   std::string manifest;
-  std::string name;        ///< "seed000" or "seed001"
+  std::string name;        ///< "seed000", "seed001", "seed004", ...
   std::string json_path;   ///< "-": JSON on stdout instead of the text
-  std::string chart_path;  ///< PNG, drawn by scripts/rv_<name>_chart.py
-  std::optional<unsigned> vlen;  ///< seed001: VLEN of the zvk runs (default: the variant's, 256)
-  SimtConfig simt;
+  std::string chart_path;  ///< PNG, drawn by the experiment's chart script (scripts/rv_<name>_chart.py)
+  std::optional<unsigned> vlen;  ///< experiments with the "vlen" option: VLEN of rows that give none
+  cryptaccel::rvlab::SimtConfig simt;
   std::string cycle_model_file;
   bool vs_spike = false;
   std::optional<std::uint64_t> seed;
 };
 int rv_table(const TableOptions& options);
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::cli::rvcmd

@@ -1,8 +1,8 @@
-#include "rv_simt.hpp"
+#include "cryptaccel/rvlab/simt.hpp"
 
 #include <algorithm>
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
 SimtEstimate simt_estimate(const SimtConfig& c, std::uint64_t instructions, std::uint64_t cycles,
                            std::uint64_t payload_bytes) {
@@ -33,4 +33,4 @@ std::string simt_model_text() {
          "unit's lower clock (use --clock-mhz), CBC encryption's serial chain (one message per thread here).";
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

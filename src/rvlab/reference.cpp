@@ -1,4 +1,4 @@
-#include "rv_reference.hpp"
+#include "cryptaccel/rvlab/reference.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +13,7 @@
 #include "cryptaccel/hash.hpp"
 #include "cryptaccel/modes.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 namespace {
 
 std::string lower(std::string s) {
@@ -70,4 +70,4 @@ bytes reference_aes_schedule(bytes_view key, bool decryption) {
   }
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

@@ -1,4 +1,4 @@
-#include "rv_kernel_run.hpp"
+#include "cryptaccel/rvlab/kernel_run.hpp"
 
 #include <time.h>
 
@@ -6,9 +6,10 @@
 #include <charconv>
 #include <utility>
 
-#include "rv_spike.hpp"
+#include "cryptaccel/rvlab/spike.hpp"
+#include "json.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 namespace {
 
 namespace rv = cryptaccel::rv;
@@ -195,13 +196,13 @@ Json cycle_model_json(const rv::CycleModel& m) {
   return j;
 }
 
-Json run_json(const KernelRun& run) {
+Json run_object(const KernelRun& run) {
   const rv::RunResult& r = run.result;
   Json j = {{"kernel", run.entry.kernel}, {"variant", run.entry.variant}, {"xlen", run.entry.xlen}};
   if (run.vlen != 0) j["vlen"] = run.vlen;
   j["isa"] = run.entry.isa;
   j["elf"] = run.entry.elf;
-  j["workload"] = run.input.json;
+  j["workload"] = run.input.fields_json.empty() ? Json::object() : Json::parse(run.input.fields_json);
   j["workload"]["description"] = run.input.description;
   j["stop"] = std::string(rv::stop_reason_name(r.reason));
   j["exit_code"] = r.exit_code;
@@ -227,4 +228,6 @@ Json run_json(const KernelRun& run) {
   return j;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+std::string run_json(const KernelRun& run) { return run_object(run).dump(2); }
+
+}  // namespace cryptaccel::rvlab

@@ -1,13 +1,14 @@
-#include "rv_workload.hpp"
+#include "cryptaccel/rvlab/workload.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
 
 #include "cryptaccel/hash.hpp"
-#include "rv_reference.hpp"
+#include "cryptaccel/rvlab/reference.hpp"
+#include "json.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 namespace {
 
 bytes random_bytes(std::size_t n, std::mt19937_64& rng) {
@@ -31,7 +32,7 @@ std::string upper(std::string s) {
 /// The kernel's default size from its workloads: seed000 first, then riscv-crypto; `key` is "blocks" or "length".
 std::optional<std::uint64_t> workload_default(const KernelSpec& k, const char* key) {
   for (const char* w : {"seed000", "riscv-crypto"}) {
-    if (k.workloads.contains(w) && k.workloads[w].contains(key)) return k.workloads[w][key].get<std::uint64_t>();
+    if (const NamedWorkload* found = k.workload(w); found != nullptr && found->size(key)) return found->size(key);
   }
   return std::nullopt;
 }
@@ -77,7 +78,7 @@ KernelInput cipher_input(const KernelSpec& k, const WorkloadRequest& req, std::m
   const char* dir = req.decrypt ? "decrypt" : "encrypt";
   in.description = upper(req.mode) + " " + dir + ", " + std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") +
                    " (" + std::to_string(blocks * 16) + " bytes)";
-  in.json = {{"mode", req.mode}, {"direction", dir}, {"blocks", blocks}, {"bytes", blocks * 16}};
+  in.fields_json = Json({{"mode", req.mode}, {"direction", dir}, {"blocks", blocks}, {"bytes", blocks * 16}}).dump();
   return in;
 }
 
@@ -100,7 +101,7 @@ KernelInput hash_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
   in.expected = reference_hash(k.algorithm, message);
   in.payload_bytes = length;
   in.description = std::to_string(length) + "-byte message";
-  in.json = {{"bytes", length}};
+  in.fields_json = Json({{"bytes", length}}).dump();
   return in;
 }
 
@@ -108,9 +109,9 @@ KernelInput hash_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
 /// the plaintext length; the AAD length comes from the kernel's workload (16 bytes by default).
 KernelInput gcm_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19937_64& rng) {
   std::uint64_t length = 4096, aad_length = 16;
-  for (const auto& [name, w] : k.workloads.items()) {
-    length = w.value("length", length);
-    aad_length = w.value("aad_length", aad_length);
+  for (const NamedWorkload& w : k.workloads) {
+    length = w.size("length").value_or(length);
+    aad_length = w.size("aad_length").value_or(aad_length);
   }
   if (req.bytes) length = *req.bytes;
   if (req.blocks) length = *req.blocks * 16;
@@ -126,13 +127,13 @@ KernelInput gcm_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19
   in.expected = reference_gcm(k.algorithm, key, iv, aad, plaintext);
   in.payload_bytes = length;
   in.description = "GCM encrypt, " + std::to_string(length) + " bytes + " + std::to_string(aad_length) + " bytes AAD";
-  in.json = {{"bytes", length}, {"aad_bytes", aad_length}};
+  in.fields_json = Json({{"bytes", length}, {"aad_bytes", aad_length}}).dump();
   return in;
 }
 
 /// A size from the kernel's workloads (any of them, the last one naming `key` wins), else `fallback`.
 std::uint64_t any_workload(const KernelSpec& k, const char* key, std::uint64_t fallback) {
-  for (const auto& [name, w] : k.workloads.items()) fallback = w.value(key, fallback);
+  for (const NamedWorkload& w : k.workloads) fallback = w.size(key).value_or(fallback);
   return fallback;
 }
 
@@ -153,7 +154,7 @@ KernelInput keccak_input(const KernelSpec& k, const WorkloadRequest& req, std::m
   in.payload_bytes = 200 * states;
   in.description = (rounds == 24 ? std::string("Keccak-f[1600]") : "Keccak-p[1600, " + std::to_string(rounds) + "]") +
                    ", " + std::to_string(states) + (states == 1 ? " state" : " states");
-  in.json = {{"states", states}, {"rounds", rounds}, {"bytes", 200 * states}};
+  in.fields_json = Json({{"states", states}, {"rounds", rounds}, {"bytes", 200 * states}}).dump();
   return in;
 }
 
@@ -173,7 +174,7 @@ KernelInput xof_input(const KernelSpec& k, const WorkloadRequest& req, std::mt19
   in.expected = reference_xof(k.algorithm, message, static_cast<std::size_t>(outlen));
   in.payload_bytes = length;
   in.description = std::to_string(length) + "-byte message, " + std::to_string(outlen) + " bytes out";
-  in.json = {{"bytes", length}, {"outlen", outlen}};
+  in.fields_json = Json({{"bytes", length}, {"outlen", outlen}}).dump();
   return in;
 }
 
@@ -183,7 +184,7 @@ KernelInput keyexp_input(const KernelSpec& k, std::mt19937_64& rng) {
   in.expected = reference_aes_schedule(in.stdin_bytes, k.decryption_schedule());
   in.description = std::string("key expansion (") + (k.decryption_schedule() ? "decryption" : "encryption") +
                    " schedule)";
-  in.json = {{"schedule", k.decryption_schedule() ? "decrypt" : "encrypt"}};
+  in.fields_json = Json({{"schedule", k.decryption_schedule() ? "decrypt" : "encrypt"}}).dump();
   return in;
 }
 
@@ -221,4 +222,4 @@ KernelInput make_input(const KernelSpec& k, const WorkloadRequest& req, std::mt1
                               "', which this version of cryptaccel rv cannot feed");
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

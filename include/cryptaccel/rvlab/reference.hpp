@@ -1,11 +1,11 @@
-// `cryptaccel rv run --check`: what a kernel's output must be, computed by the library's ref engine.
+// What a kernel's output must be, computed by the library's ref engine.
 #pragma once
 #include <cstddef>
 #include <string>
 
 #include "cryptaccel/types.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
 /// `algorithm` ("AES-128", "AES-256", "SM4") in `mode` ("ecb", "cbc", "ctr") over `data` (whole blocks, no padding),
 /// through the public cipher API on the ref engine. ECB ignores `iv`; CTR decryption is encryption.
@@ -34,4 +34,4 @@ bytes reference_keccak_p(bytes_view states, unsigned rounds);
 /// InvMixColumns applied to round keys 1 .. rounds-1).
 bytes reference_aes_schedule(bytes_view key, bool decryption);
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

@@ -1,5 +1,5 @@
-// `cryptaccel rv table --cores C --warps W --threads T`: a SIMT throughput estimate from single-hart counts, for a
-// Vortex-like GPGPU (seed 000 ran 16 cores x 4 warps x 4 threads).
+// A SIMT throughput estimate from single-hart counts, for a Vortex-like GPGPU (seed 000 ran 16 cores x 4 warps x 4
+// threads; `cryptaccel rv table seed000 --cores C --warps W --threads T`).
 //
 // Model. An operation is one thread's work (one 2 KiB hash, 512 AES blocks, one key expansion); I is its retired
 // instructions and Cyc its modelled cycles on one in-order hart (the simulator's cycle model: latencies and stalls of
@@ -18,13 +18,13 @@
 #include <cstdint>
 #include <string>
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
 /// The GPGPU's shape and clock.
 struct SimtConfig {
-  unsigned cores = 16;
-  unsigned warps = 4;
-  unsigned threads = 4;
+  unsigned cores = 16;     ///< cores of the GPGPU
+  unsigned warps = 4;      ///< warps per core
+  unsigned threads = 4;    ///< threads per warp
   double clock_mhz = 192;  ///< seed 000's 16-core baseline (Table 2)
 };
 
@@ -32,7 +32,7 @@ struct SimtConfig {
 struct SimtEstimate {
   double cycles_per_round = 0;   ///< t_core: cycles for one round of W*T operations on a core
   bool issue_bound = false;      ///< W * I >= Cyc
-  double operations_per_second = 0;
+  double operations_per_second = 0;  ///< of the whole GPGPU
   double bytes_per_second = 0;   ///< 0 for operations without a payload (key expansions)
 };
 
@@ -48,4 +48,4 @@ double simt_core_speedup(const SimtConfig& config, unsigned accelerated_cores, c
 /// The model in one paragraph, for reports.
 std::string simt_model_text();
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

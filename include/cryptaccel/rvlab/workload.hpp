@@ -1,17 +1,17 @@
-// `cryptaccel rv`: a kernel's input in its I/O layout (rv/kernels/README.md, "I/O layouts") on fresh random data,
-// and the output it must produce (the ref engine's).
+// A kernel's input in its I/O layout (rv/kernels/README.md, "I/O layouts") on fresh random data, and the output it
+// must produce (the ref engine's).
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <string>
 
+#include "cryptaccel/rvlab/manifest.hpp"
 #include "cryptaccel/types.hpp"
-#include "rv_manifest.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
-/// What to feed a kernel (command-line options of `rv run`, or a row of a table).
+/// What to feed a kernel (command-line options of `rv run`, or a row of an experiment).
 struct WorkloadRequest {
   std::string mode = "ecb";              ///< aes-cipher: ecb, cbc, ctr
   bool mode_given = false;               ///< --mode was given (an error for kernels without modes)
@@ -32,7 +32,7 @@ struct KernelInput {
   bytes expected;            ///< what it must write to stdout (ref engine)
   std::string description;   ///< "CBC decrypt, 512 blocks (8192 bytes)", "2048-byte message", "key expansion"
   std::uint64_t payload_bytes = 0;  ///< data bytes processed (cipher data, message); 0 for key expansions
-  Json json;                 ///< the same as fields: {"mode", "direction", "blocks", "bytes"} as they apply
+  std::string fields_json;   ///< the same as a JSON object: {"mode", "direction", "blocks", "bytes"} as they apply
 };
 
 /// Builds the input of `kernel` for `request` from `rng` and computes the expected output. Sizes default to the
@@ -41,4 +41,4 @@ struct KernelInput {
 /// std::invalid_argument for options that do not apply to the kernel's layout or sizes out of range.
 KernelInput make_input(const KernelSpec& kernel, const WorkloadRequest& request, std::mt19937_64& rng);
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

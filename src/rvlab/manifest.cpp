@@ -1,4 +1,4 @@
-#include "rv_manifest.hpp"
+#include "cryptaccel/rvlab/manifest.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -7,7 +7,10 @@
 #include <set>
 #include <stdexcept>
 
-namespace cryptaccel::cli::rvlab {
+#include "cryptaccel/rvlab/data_files.hpp"
+#include "json.hpp"
+
+namespace cryptaccel::rvlab {
 namespace {
 
 namespace fs = std::filesystem;
@@ -18,15 +21,23 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-/// The ELF named by the manifest; if that path is gone (a manifest copied elsewhere), the same file name beside the
-/// manifest.
+/// The ELF named by the manifest: a relative name is beside the manifest (an installed kernels directory); a listed
+/// path that is gone (a manifest copied elsewhere) is looked up beside the manifest by its file name.
 std::string resolve_elf(const std::string& listed, const std::string& manifest_path) {
+  const fs::path dir = fs::path(manifest_path).parent_path();
+  if (!listed.empty() && fs::path(listed).is_relative()) return (dir / listed).string();
   if (listed.empty() || fs::exists(listed)) return listed;
-  const fs::path beside = fs::path(manifest_path).parent_path() / fs::path(listed).filename();
+  const fs::path beside = dir / fs::path(listed).filename();
   return fs::exists(beside) ? beside.string() : listed;
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> NamedWorkload::size(const std::string& key) const {
+  for (const auto& [k, v] : sizes)
+    if (k == key) return v;
+  return std::nullopt;
+}
 
 std::string ManifestEntry::spike_isa(unsigned vlen) const {
   return vector() ? isa + "_zvl" + std::to_string(vlen != 0 ? vlen : default_vlen) + "b" : isa;
@@ -36,9 +47,21 @@ bool KernelSpec::decryption_schedule() const {
   return std::find(defines.begin(), defines.end(), "KERNEL_AES_KEYEXP_DEC") != defines.end();
 }
 
+const NamedWorkload* KernelSpec::workload(const std::string& name) const {
+  for (const NamedWorkload& w : workloads)
+    if (w.name == name) return &w;
+  return nullptr;
+}
+
 const KernelSpec* Manifest::kernel(const std::string& name) const {
   for (const KernelSpec& k : kernels)
     if (k.kernel == name) return &k;
+  return nullptr;
+}
+
+const ManifestEntry* Manifest::find(const std::string& name, const std::string& variant, unsigned xlen) const {
+  for (const ManifestEntry& e : entries)
+    if (e.kernel == name && e.variant == variant && e.xlen == xlen) return &e;
   return nullptr;
 }
 
@@ -76,9 +99,7 @@ std::string locate_manifest(const std::string& option) {
     }
     return env;
   }
-#ifdef CRYPTACCEL_RV_BUILD_MANIFEST
-  if (fs::is_regular_file(CRYPTACCEL_RV_BUILD_MANIFEST)) return CRYPTACCEL_RV_BUILD_MANIFEST;
-#endif
+  if (std::string found = find_data_file("kernels", "manifest.json"); !found.empty()) return found;
   throw std::runtime_error(
       "no RISC-V kernel manifest: the kernels were not built (they need clang-19 and ld.lld-19, e.g. Debian "
       "clang-19 lld-19; configure with -DCRYPTACCEL_RV_KERNELS=ON to require them), or give --manifest FILE or "
@@ -104,7 +125,14 @@ Manifest load_manifest(const std::string& path) {
       s.digest_bytes = k.value("digest_bytes", std::size_t{0});
       if (k.contains("defines")) s.defines = k.at("defines").get<std::vector<std::string>>();
       if (k.contains("variants")) s.variants = k.at("variants").get<std::vector<std::string>>();
-      s.workloads = k.value("workloads", Json::object());
+      const Json workloads = k.value("workloads", Json::object());
+      for (const auto& [name, w] : workloads.items()) {
+        NamedWorkload nw;
+        nw.name = name;
+        for (const auto& [key, v] : w.items())
+          if (v.is_number_unsigned()) nw.sizes.emplace_back(key, v.get<std::uint64_t>());
+        s.workloads.push_back(std::move(nw));
+      }
       m.kernels.push_back(std::move(s));
     }
     for (const Json& e : doc.at("entries")) {
@@ -130,4 +158,4 @@ Manifest load_manifest(const std::string& path) {
   return m;
 }
 
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab

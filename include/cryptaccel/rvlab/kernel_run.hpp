@@ -1,5 +1,5 @@
-// `cryptaccel rv run` and `rv table`: one kernel ELF on cryptaccel's simulator (and optionally on Spike) with a
-// prepared input, and the checks on what came out.
+// One kernel ELF on cryptaccel's simulator (and optionally on Spike) with a prepared input, and the checks on what
+// came out.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "cryptaccel/rv.hpp"
-#include "rv_manifest.hpp"
-#include "rv_workload.hpp"
+#include "cryptaccel/rvlab/manifest.hpp"
+#include "cryptaccel/rvlab/workload.hpp"
 
-namespace cryptaccel::cli::rvlab {
+namespace cryptaccel::rvlab {
 
 /// How to run.
 struct RunOptions {
@@ -23,24 +23,25 @@ struct RunOptions {
 
 /// Spike's side of a run.
 struct SpikeSide {
-  int exit_status = -1;
+  int exit_status = -1;                  ///< Spike's exit status
   std::optional<std::uint64_t> instret;  ///< from the `instret N` line after the output
-  bool output_equal = false;
-  double seconds = 0;
+  bool output_equal = false;             ///< Spike's output bytes equal the simulator's
+  double seconds = 0;                    ///< Spike's wall time
 };
 
 /// Everything about one run.
 struct KernelRun {
-  ManifestEntry entry;
-  unsigned vlen = 0;  ///< the VLEN it ran at (vector kernels), else 0
-  KernelInput input;
-  cryptaccel::rv::RunResult result;
+  ManifestEntry entry;                           ///< what ran
+  unsigned vlen = 0;                             ///< the VLEN it ran at (vector kernels), else 0
+  KernelInput input;                             ///< what it was fed, and what it had to output
+  cryptaccel::rv::RunResult result;              ///< the simulator's run
   std::optional<std::uint64_t> kernel_instret;  ///< the kernel's own `instret N` report (stderr)
   std::optional<bool> output_equal;              ///< with check: output == ref engine's
-  std::optional<SpikeSide> spike;
+  std::optional<SpikeSide> spike;                ///< with a Spike: its side
   std::vector<std::string> problems;  ///< every failed check or run failure, one line each; empty when all is well
   double cpu_seconds = 0;             ///< CPU time of this thread during Machine::run (wall time: result.seconds)
 
+  /// No problem.
   bool ok() const { return problems.empty(); }
   /// Simulated instructions per second of host wall time, in millions (whole run).
   double mips() const;
@@ -58,13 +59,8 @@ std::optional<std::uint64_t> parse_instret_line(std::string_view text);
 /// The meaning of a kernel's exit status (rv/kernels/README.md, "Platform").
 std::string kernel_exit_meaning(std::int64_t status);
 
-/// {"instret", "cycles", "taken_branches", "by_class": {...}[, "by_mnemonic": {...}]} of some counts.
-Json counts_json(const cryptaccel::rv::Counts& c, bool with_mnemonics);
+/// The run as a JSON document (indented by 2, no final newline): kernel, variant, xlen, isa, elf, workload, region
+/// and total counts, checks, Spike, problems (`rv run --json`).
+std::string run_json(const KernelRun& run);
 
-/// Every parameter of a cycle model (class costs, taken-branch penalty, vector timing) under the keys of its files.
-Json cycle_model_json(const cryptaccel::rv::CycleModel& m);
-
-/// The run as JSON: kernel, variant, xlen, isa, elf, workload, region and total counts, checks, Spike, problems.
-Json run_json(const KernelRun& run);
-
-}  // namespace cryptaccel::cli::rvlab
+}  // namespace cryptaccel::rvlab
