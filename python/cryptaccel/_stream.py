@@ -4,11 +4,11 @@ whatever the length of the message (include/cryptaccel/stream.hpp)."""
 from __future__ import annotations
 
 import os
-import stat
 from typing import Any, BinaryIO, Union
 
 from ._errors import InvalidArgument, InvalidArgumentType, plain_type_error
 from . import _cryptaccel as _ext
+from ._output import to_destination as _to_destination
 
 
 def _cipher_mode(cipher: str) -> str:
@@ -137,7 +137,7 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
             ctx = _context(direction, cipher, key, iv, aad, tag_len, padding, xts_unit, engine, 0)
             if native:  # two files of our own: read, processed and written by the library, outside Python
                 ctx._done = True
-                ctx._stream.pipe_fds(reader.fileno(), writer.fileno(), repr(os.fspath(src)))
+                ctx._stream.pipe_to(reader.fileno(), writer, repr(os.fspath(src)))
                 return ctx.engine
             while chunk := reader.read(_READ_SIZE):
                 writer.write(ctx.update(chunk))
@@ -155,45 +155,6 @@ def _crypt_file(direction: str, cipher: str, key: Any, src: PathOrFile, dst: Pat
         with open(src, "rb", buffering=0 if native else -1) as reader:
             return _to_destination(dst, lambda writer: run(reader, writer, native))
     return _to_destination(dst, lambda writer: run(src, writer))
-
-
-def _to_destination(dst: PathOrFile, body: Any) -> str:
-    """Runs ``body(writer)``; a path destination is written to a temporary file beside it that replaces it only when
-    ``body`` succeeded (fsynced first), so a failure leaves no partial file and an existing file untouched. An
-    existing destination that is not a regular file (a device such as /dev/null, a FIFO) is written in place: it
-    cannot be replaced by a file."""
-    if not isinstance(dst, (str, os.PathLike)):
-        return body(dst)
-    path = os.fspath(dst)
-    try:
-        special = not stat.S_ISREG(os.stat(path).st_mode)
-    except FileNotFoundError:
-        special = False
-    if special:
-        with open(path, "wb", buffering=0) as writer:
-            return body(writer)
-    import tempfile  # here: it imports shutil, random and re, which `import cryptaccel` need not pay for
-
-    fd, temp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".tmp-", dir=os.path.dirname(path) or ".")
-    try:
-        with os.fdopen(fd, "wb") as writer:
-            used = body(writer)
-            writer.flush()
-            os.fsync(writer.fileno())
-        if os.path.exists(path):
-            os.chmod(temp, os.stat(path).st_mode & 0o7777)
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, path)
-        return used
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 def encrypt_file(cipher: str, key: Any, src: PathOrFile, dst: PathOrFile, iv: Any = b"", *, aad: Any = b"",

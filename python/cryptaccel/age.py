@@ -26,11 +26,11 @@ malformed key or a misuse; :class:`cryptaccel.InvalidArgumentType` for a wrong t
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any, BinaryIO, Iterable, List, Optional, Sequence, Union
 
 from . import _cryptaccel as _ext
 from ._errors import InvalidArgumentType, MalformedFile, OpenFailed
+from ._output import to_destination
 
 __all__ = ["Identity", "Recipient", "encrypt", "decrypt", "encrypt_io", "decrypt_io", "encrypt_file", "decrypt_file",
            "MalformedFile", "OpenFailed", "DEFAULT_WORK_FACTOR", "MAX_WORK_FACTOR", "CHUNK_SIZE"]
@@ -167,26 +167,11 @@ def decrypt_io(src: BinaryIO, dst: BinaryIO, identities: Optional[Sequence[Union
                          threads)
 
 
-def _atomic(dst: Union[str, os.PathLike], fill) -> None:
-    """Writes ``dst`` through a temporary file in its directory, fsynced and renamed only when ``fill`` succeeded."""
-    dst = os.fspath(dst)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(dst) + ".tmp-", dir=os.path.dirname(dst) or ".")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            fill(out)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, dst)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
 def encrypt_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike],
                  recipients: Optional[Sequence[Union[Recipient, str]]] = None, **kwargs: Any) -> None:
     """:func:`encrypt_io` from the file ``src`` to the file ``dst`` (written completely or not at all)."""
     with open(src, "rb") as f:
-        _atomic(dst, lambda out: encrypt_io(f, out, recipients, **kwargs))
+        to_destination(dst, lambda out: encrypt_io(f, out, recipients, **kwargs))
 
 
 def decrypt_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike],
@@ -194,4 +179,4 @@ def decrypt_file(src: Union[str, os.PathLike], dst: Union[str, os.PathLike],
     """:func:`decrypt_io` from the file ``src`` to the file ``dst``, which appears only when the whole file
     verified (nothing is left behind on failure)."""
     with open(src, "rb") as f:
-        _atomic(dst, lambda out: decrypt_io(f, out, identities, **kwargs))
+        to_destination(dst, lambda out: decrypt_io(f, out, identities, **kwargs))

@@ -12,7 +12,9 @@
 #include <system_error>
 
 #include "byte_arg.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "cryptaccel/error.hpp"
+#include "cryptaccel/file.hpp"
 #include "cryptaccel/stream.hpp"
 #include "gil.hpp"
 
@@ -21,6 +23,60 @@ namespace ca = cryptaccel;
 
 namespace pyca {
 namespace {
+
+/// Raises OSError (errno, message) for an OutputError: Python's subclass for the errno (FileNotFoundError, ...).
+[[noreturn]] void raise_os_error(const ca::OutputError& e) {
+  PyObject* args = Py_BuildValue("(is)", e.error_code(), e.what());
+  PyErr_SetObject(PyExc_OSError, args);
+  Py_XDECREF(args);
+  throw nb::python_error();
+}
+
+/// A destination file of encrypt_file/decrypt_file, all or nothing (cryptaccel::AtomicOutput): nothing appears, and
+/// an existing file is untouched, until finish(); its mode, owner and extended attributes are kept.
+class PyAtomicOutput {
+ public:
+  explicit PyAtomicOutput(const std::string& path) {
+    try {
+      out_ = std::make_unique<ca::AtomicOutput>(path);
+      out_->begin();
+    } catch (const ca::OutputError& e) {
+      raise_os_error(e);
+    }
+  }
+
+  std::size_t write(nb::handle data_obj) {
+    const ByteArg data(data_obj, "data");
+    try {
+      MaybeReleaseGil gil(data.size() > kReleaseGilAbove);
+      output().write(data.view());
+    } catch (const ca::OutputError& e) {
+      raise_os_error(e);
+    }
+    return data.size();
+  }
+
+  /// Publishes the file (fsync, rename).
+  void finish() {
+    try {
+      nb::gil_scoped_release release;
+      output().finish();
+    } catch (const ca::OutputError& e) {
+      raise_os_error(e);
+    }
+  }
+
+  /// Drops the unpublished file (after a failure); the destination stays as it was.
+  void abandon() { out_.reset(); }
+
+  ca::AtomicOutput& output() {
+    if (!out_) throw ca::InvalidArgument("the output was abandoned");
+    return *out_;
+  }
+
+ private:
+  std::unique_ptr<ca::AtomicOutput> out_;  // destroyed unfinished: the temporary file is removed
+};
 
 /// One CipherStream, usable from Python: each call's output comes back as one bytes object. Calls run with the GIL
 /// released above kReleaseGilAbove bytes; a mutex keeps two threads that share the object from interleaving.
@@ -58,29 +114,24 @@ class PyCipherStream {
     return run(0, [&](const ca::StreamSink& sink) { stream_->finish(sink); });
   }
 
-  /// The whole stream from file descriptor `in_fd` (a regular file is mapped: CipherStream::pipe_fd) to `out_fd`,
+  /// The whole stream from file descriptor `in_fd` (a regular file is mapped: CipherStream::pipe_fd) into `out`,
   /// read, processed and written on three threads with the GIL released. Python signals (Ctrl-C) are checked after
-  /// every batch; read and write errors raise OSError.
-  void pipe_fds(int in_fd, int out_fd, const std::string& in_name) {
+  /// every batch; read and write errors raise OSError. `out` is not finished here.
+  void pipe_to(int in_fd, PyAtomicOutput& out, const std::string& in_name) {
     struct Interrupted {};  // a Python signal handler raised: its exception is set in this thread
     try {
       nb::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mutex_);
       stream_->pipe_fd(
-          in_fd, in_name,
-          [&](ca::bytes_view piece) {
-            for (std::size_t done = 0; done < piece.size();) {
-              const ssize_t n = ::write(out_fd, piece.data() + done, piece.size() - done);
-              if (n < 0 && errno != EINTR) throw std::system_error(errno, std::generic_category(), "cannot write");
-              if (n > 0) done += static_cast<std::size_t>(n);
-            }
-          },
+          in_fd, in_name, [&](ca::bytes_view piece) { out.output().write(piece); },
           [](std::uint64_t) {
             nb::gil_scoped_acquire gil;
             if (PyErr_CheckSignals() != 0) throw Interrupted{};
           });
     } catch (const Interrupted&) {
       throw nb::python_error();
+    } catch (const ca::OutputError& e) {
+      raise_os_error(e);
     } catch (const std::system_error& e) {
       errno = e.code().value();
       PyErr_SetFromErrno(PyExc_OSError);
@@ -115,6 +166,11 @@ class PyCipherStream {
 }  // namespace
 
 void register_stream_bindings(nb::module_& m) {
+  nb::class_<PyAtomicOutput>(m, "_AtomicOutput")
+      .def(nb::init<const std::string&>(), nb::arg("path"))
+      .def("write", &PyAtomicOutput::write, nb::arg("data"), "write(data) -> int: appends to the unpublished file")
+      .def("finish", &PyAtomicOutput::finish, "finish(): publishes the file (fsync, rename over the destination)")
+      .def("abandon", &PyAtomicOutput::abandon, "abandon(): removes the unpublished file; the destination is untouched");
   nb::class_<PyCipherStream>(m, "_CipherStream")
       .def(nb::init<std::string_view, std::string_view, nb::handle, nb::handle, nb::handle, std::size_t, bool,
                     std::size_t, const std::string&, std::size_t>(),
@@ -123,8 +179,8 @@ void register_stream_bindings(nb::module_& m) {
       .def("update", &PyCipherStream::update, nb::arg("data"), "update(data) -> bytes: the output ready so far")
       .def("finish", &PyCipherStream::finish,
            "finish() -> bytes: the rest of the output (padding done; GCM: the tag appended, or verified)")
-      .def("pipe_fds", &PyCipherStream::pipe_fds, nb::arg("in_fd"), nb::arg("out_fd"), nb::arg("in_name"),
-           "pipe_fds(in_fd, out_fd, in_name): the whole stream from one file descriptor to another, finished")
+      .def("pipe_to", &PyCipherStream::pipe_to, nb::arg("in_fd"), nb::arg("out"), nb::arg("in_name"),
+           "pipe_to(in_fd, out, in_name): the whole stream from a file descriptor into an _AtomicOutput, finished")
       .def_prop_ro("engine_used", &PyCipherStream::engine_used);
   m.def(
       "_streamable",

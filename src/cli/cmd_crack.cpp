@@ -20,7 +20,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "cryptaccel/hex.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"
 #include "dash_option.hpp"
@@ -36,7 +36,7 @@
 #include "cryptaccel/stream.hpp"
 #include "base64_stream.hpp"
 #include "enc_password.hpp"
-#include "spool_file.hpp"
+#include "cryptaccel/spool_file.hpp"
 #include "password_source.hpp"
 #include "stream_input.hpp"
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"
 #include "cryptaccel/bench.hpp"

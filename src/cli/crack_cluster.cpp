@@ -19,7 +19,7 @@
 
 #include "cryptaccel/crack/potfile.hpp"
 #include "cryptaccel/hex.hpp"
-#include "fd_io.hpp"
+#include "cryptaccel/file.hpp"
 
 extern char** environ;
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "cryptaccel/error.hpp"
 #include "cryptaccel/hex.hpp"
 #include "cryptaccel/rsa.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "command_errors.hpp"
 #include "commands.hpp"
 #include "cryptaccel/error.hpp"

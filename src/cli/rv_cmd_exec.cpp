@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cryptaccel/file.hpp"
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "cryptaccel/hex.hpp"
 #include "cryptaccel/rv.hpp"
 #include "rv_cmds.hpp"

@@ -11,7 +11,7 @@
 namespace cryptaccel::cli::rvcmd {
 
 using namespace cryptaccel::rvlab;
-using Json = nlohmann::json;
+using Json = nlohmann::ordered_json;  // keys in the order written
 
 int rv_list(const ListOptions& options) {
   const Manifest m = load_manifest(locate_manifest(options.manifest));

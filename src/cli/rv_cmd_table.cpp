@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 #include "rv_chart.hpp"
 #include "rv_cmds.hpp"
 #include "cryptaccel/bench/machine.hpp"
@@ -35,9 +35,9 @@ struct TempJson {
 
 /// What the JSON report says about the host: timestamp, machine, build.
 std::string environment() {
-  return nlohmann::json{{"timestamp", bench::utc_timestamp()},
-                        {"machine", nlohmann::json::parse(bench::machine_json())},
-                        {"build", nlohmann::json::parse(bench::build_json())}}
+  return nlohmann::ordered_json{{"timestamp", bench::utc_timestamp()},
+                               {"machine", nlohmann::ordered_json::parse(bench::machine_json())},
+                               {"build", nlohmann::ordered_json::parse(bench::build_json())}}
       .dump();
 }
 

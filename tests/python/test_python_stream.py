@@ -192,6 +192,32 @@ except OSError as e:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]
 
 
+def test_a_replaced_file_keeps_its_mode_and_errors_are_oserror(tmp_path):
+    """Path destinations go through the library's AtomicOutput, as the command line's: a replaced file keeps its
+    mode, a symbolic link is written through, a missing directory is FileNotFoundError, and a failed decryption
+    leaves the old content and no temporary file."""
+    key, iv = bytes(range(16)), bytes(16)
+    src, dst = tmp_path / "src", tmp_path / "dst"
+    src.write_bytes(b"x" * 100000)
+    dst.write_bytes(b"old")
+    dst.chmod(0o640)
+    cryptaccel.encrypt_file("aes-128-ctr", key, src, dst, iv)
+    assert dst.stat().st_mode & 0o7777 == 0o640
+    link = tmp_path / "link"
+    link.symlink_to(dst.name)
+    cryptaccel.decrypt_file("aes-128-ctr", key, dst, link, iv)
+    assert link.is_symlink() and dst.read_bytes() == src.read_bytes()
+    with pytest.raises(FileNotFoundError):
+        cryptaccel.encrypt_file("aes-128-ctr", key, src, tmp_path / "no-such-dir" / "out", iv)
+    sealed = tmp_path / "sealed"
+    cryptaccel.encrypt_file("aes-128-gcm", key, src, sealed, iv[:12])
+    sealed.write_bytes(sealed.read_bytes()[:-1] + bytes([sealed.read_bytes()[-1] ^ 1]))
+    with pytest.raises(cryptaccel.AuthenticationFailed):
+        cryptaccel.decrypt_file("aes-128-gcm", key, sealed, dst, iv[:12])
+    assert dst.read_bytes() == src.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dst", "link", "sealed", "src"]
+
+
 def test_a_special_destination_is_written_in_place(tmp_path):
     """A FIFO (or a device such as /dev/null) is written into, never replaced by a regular file."""
     import stat

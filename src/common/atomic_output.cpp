@@ -1,4 +1,4 @@
-#include "atomic_output.hpp"
+#include "cryptaccel/atomic_output.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,15 +12,15 @@
 #include <utility>
 #include <vector>
 
-#include "fd_io.hpp"
-#include "spool_file.hpp"
-#include "xattr_copy.hpp"
+#include "cryptaccel/file.hpp"
+#include "cryptaccel/spool_file.hpp"
+#include "common/xattr_copy.hpp"
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 namespace {
 
-std::runtime_error os_error(const std::string& what, const std::string& path, int err, const std::string& more = "") {
-  return std::runtime_error(what + " '" + path + "'" + more + ": " + std::strerror(err));
+OutputError os_error(const std::string& what, const std::string& path, int err, const std::string& more = "") {
+  return OutputError(what + " '" + path + "'" + more + ": " + std::strerror(err), err);
 }
 
 unsigned current_umask() {
@@ -131,7 +131,7 @@ void AtomicOutput::commit(bytes_view data) {
   finish();
 }
 
-std::runtime_error AtomicOutput::temp_error(const std::string& what, int err) const {
+OutputError AtomicOutput::temp_error(const std::string& what, int err) const {
   return os_error(what, temp_, err, " (the temporary file for '" + path_ + "')");
 }
 
@@ -295,4 +295,4 @@ void AtomicOutput::finish_in_place() {
   if (rc != 0) throw os_error("cannot write", path_, errno);
 }
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

@@ -1,4 +1,4 @@
-#include "xattr_copy.hpp"
+#include "common/xattr_copy.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <sys/xattr.h>
 #endif
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 
 #if defined(__linux__)
 namespace {
@@ -70,4 +70,4 @@ XattrCopyResult copy_xattrs(const std::string&, int) { return {}; }
 
 #endif
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

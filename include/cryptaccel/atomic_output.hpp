@@ -1,4 +1,5 @@
-// All-or-nothing output: a file appears (or is replaced) only once its whole content is written.
+// All-or-nothing output: a file appears (or is replaced) only once its whole content is written. The CLI writes every
+// output file through it.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -7,9 +8,19 @@
 
 #include "cryptaccel/types.hpp"
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 
 class SpoolFile;
+
+/// A failed system call on an output file: the one-line message AtomicOutput's errors carry, and its errno.
+class OutputError : public std::runtime_error {
+ public:
+  OutputError(const std::string& message, int error_code) : std::runtime_error(message), error_code_(error_code) {}
+  int error_code() const { return error_code_; }
+
+ private:
+  int error_code_;
+};
 
 /// Destination of a command's output: stdout, or a file. A file is written to a temporary file in its directory and
 /// renamed over the destination only when complete; an existing file's mode, owner, group and extended attributes
@@ -20,7 +31,8 @@ class SpoolFile;
 /// destination in place at finish(): still nothing until everything succeeded, but not crash-atomic (a crash during
 /// that copy leaves it half-written). An existing device or FIFO is written in place. On failure nothing new is left
 /// behind and an existing destination is untouched. Errors are std::runtime_error with a one-line message naming the
-/// file that failed (the destination, its temporary file, or $TMPDIR).
+/// file that failed (the destination, its temporary file, or $TMPDIR): OutputError, with the errno, for a failed
+/// system call. The CLI and Python's encrypt_file/decrypt_file write every output file through it.
 class AtomicOutput {
  public:
   /// Prepares output to `path` ("" or "-": stdout). Checks early that the destination can be written (its directory
@@ -70,8 +82,8 @@ class AtomicOutput {
   void finish_replace();
   void finish_in_place();
   void discard_temp();
-  std::runtime_error temp_error(const std::string& what, int err) const;
+  OutputError temp_error(const std::string& what, int err) const;
   void start_writeback(std::size_t just_written);
 };
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

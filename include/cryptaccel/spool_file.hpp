@@ -9,7 +9,7 @@
 
 #include "cryptaccel/types.hpp"
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 
 class SpoolFile {
  public:
@@ -29,4 +29,4 @@ class SpoolFile {
   std::string dir_;  // for messages
 };
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 
 /// What copy_xattrs did.
 struct XattrCopyResult {
@@ -24,4 +24,4 @@ inline constexpr const char* kAccessAclXattr = "system.posix_acl_access";
 /// without extended attributes has none to copy (no error).
 XattrCopyResult copy_xattrs(const std::string& from, int to_fd);
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

@@ -1,4 +1,4 @@
-#include "spool_file.hpp"
+#include "cryptaccel/spool_file.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "fd_io.hpp"
+#include "cryptaccel/file.hpp"
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 namespace {
 
 std::string temp_dir() {
@@ -57,4 +57,4 @@ void SpoolFile::copy_to(const std::function<void(bytes_view)>& sink) {
   secure_wipe(buffer.data(), buffer.size());
 }
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel

@@ -1,10 +1,10 @@
-#include "fd_io.hpp"
+#include "cryptaccel/file.hpp"
 
 #include <unistd.h>
 
 #include <cerrno>
 
-namespace cryptaccel::cli {
+namespace cryptaccel {
 
 int write_all(int fd, bytes_view data) {
   std::size_t done = 0;
@@ -19,4 +19,4 @@ int write_all(int fd, bytes_view data) {
   return 0;
 }
 
-}  // namespace cryptaccel::cli
+}  // namespace cryptaccel
