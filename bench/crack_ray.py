@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """`cryptaccel crack --ray` on one node against the plain local run of the same attack, and Ray's cost per work unit.
 
-    PYTHONPATH=build/release/python bench/crack_ray.py --cli build/release/src/cli/cryptaccel [--repeat 3] [--out DIR]
+    PYTHONPATH=build/release/python bench/crack_ray.py --cli build/release/src/cli/cryptaccel [--repeat 3] [--words N]
+        [--parts overhead,per-unit] [--out DIR]
 
 1. Overhead: sha512crypt hashes (rounds 5000, one plain outside the keyspace, so every run is exhausted) against a
    seeded wordlist through a rule file, run alternately as `cryptaccel crack` and `cryptaccel crack --ray auto` on a
    one-node Ray cluster started here (`ray start --head`, as a cluster user has one running), whole process timed.
-2. Cost per work unit: raw SHA-256 (fast, so the per-unit cost shows) through crack.run(cluster="auto"), once in
-   units of ~20 ms and once in units of ~5 s: (seconds small - seconds large) / (units small - units large).
+2. Cost per work unit: raw SHA-256 (fast, so the per-unit cost shows) through crack.run(cluster="auto") on one
+   connection, once in units of ~2 ms and once in units of ~5 s: (seconds small - large) / (units small - large).
 Raw output (every command, its stderr status lines) goes to DIR/raw.txt, the figures to DIR/results.json.
 """
 
@@ -71,6 +72,7 @@ def main() -> int:
     ap.add_argument("--words", type=int, default=300, help="words of the sha512crypt run (x rules in the file)")
     ap.add_argument("--rules", default=str(ROOT / "rules/cryptaccel-small.rule"))
     ap.add_argument("--unit-words", type=int, default=400000, help="words of the per-unit-cost run (raw SHA-256)")
+    ap.add_argument("--parts", default="overhead,per-unit", help="which measurements: overhead, per-unit")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     out = Path(args.out or ROOT / "bench/results" / time.strftime("%Y-%m-%d-crack-ray"))
@@ -86,29 +88,30 @@ def main() -> int:
                                capture_output=True, text=True)
         log(raw, start.stdout[-400:] + start.stderr[-400:])
         try:
+            parts = set(args.parts.split(","))
             # 1. whole-process overhead of --ray on one node, alternating runs
             hashes, words = make_workload(d, args.words, crypt=True, seed=1)
-            common = [str(hashes), str(words), "-r", args.rules, "--potfile-disable", "--outfile-format", "2"]
             runs = {"local": [], "ray": []}
-            for _ in range(args.repeat):
+            common = [str(hashes), str(words), "-r", args.rules, "--potfile-disable", "--outfile-format", "2"]
+            for _ in range(args.repeat if "overhead" in parts else 0):
                 runs["local"].append(timed_cli(raw, args.cli, common))
                 runs["ray"].append(timed_cli(raw, args.cli, common + ["--ray", "auto", "--restore-file-path",
                                                                       str(d / "s.restore")]))
-            med = {k: statistics.median(r["wall_s"] for r in v) for k, v in runs.items()}
-            att = {k: statistics.median(r["attack_s"] for r in v) for k, v in runs.items()}
-            results["overhead"] = {"runs": runs, "median_wall_s": med, "median_attack_s": att,
-                                   "wall_ratio_ray_over_local": med["ray"] / med["local"],
-                                   "attack_ratio_ray_over_local": att["ray"] / att["local"]}
-            log(raw, f"# overhead: whole process local {med['local']:.2f} s, --ray {med['ray']:.2f} s "
-                     f"(x{med['ray'] / med['local']:.3f}); attack local {att['local']:.2f} s, --ray {att['ray']:.2f} s")
+            if "overhead" in parts:
+                record_overhead(raw, results, runs)
 
-            # 2. cost per work unit: the same attack in small units and in large ones; the fixed costs (connecting,
-            # starting the workers) are the same, so the difference over the difference in units is what a unit costs
+            # 2. cost per work unit: the same attack in units of ~2 ms and of ~5 s, with one connection to the
+            # cluster for both (the fixed costs left: starting the worker); the difference over the difference in
+            # units is what a unit costs
             hashes, words = make_workload(d, args.unit_words, crypt=False, seed=2)
             per = []
-            for _ in range(args.repeat):
+            if "per-unit" in parts:
+                import ray
+
+                ray.init(address="auto", logging_level="ERROR", log_to_driver=False)
+            for _ in range(args.repeat if "per-unit" in parts else 0):
                 timings = {}
-                for name, seconds in (("small", 0.02), ("large", 5.0)):
+                for name, seconds in (("small", 0.002), ("large", 5.0)):
                     t = time.perf_counter()
                     r = crack.run(hashes, words, mode="sha256", rules=[":", "u", "$1"], cluster="auto",
                                   unit_seconds=seconds)
@@ -118,13 +121,25 @@ def main() -> int:
                             "large_units": u_large, "per_unit_ms": 1000 * (t_small - t_large) / (u_small - u_large)})
                 log(raw, f"# per unit: {u_small} units {t_small:.3f} s, {u_large} units {t_large:.3f} s: "
                          f"{per[-1]['per_unit_ms']:.2f} ms per unit")
-            results["per_unit"] = {"runs": per, "median_ms": statistics.median(p["per_unit_ms"] for p in per)}
+            if per:
+                results["per_unit"] = {"runs": per, "median_ms": statistics.median(p["per_unit_ms"] for p in per)}
         finally:
             subprocess.run([ray_bin, "stop", "--force"], capture_output=True)
     (out / "results.json").write_text(json.dumps(results, indent=1) + "\n")
-    print(json.dumps({k: v for k, v in results.items() if k != "overhead"} | {
-        "overhead": {k: v for k, v in results["overhead"].items() if k != "runs"}}, indent=1))
+    print(json.dumps(results.get("per_unit", {}), indent=1))
+    print(json.dumps({k: v for k, v in results.get("overhead", {}).items() if k != "runs"}, indent=1))
     return 0
+
+
+def record_overhead(raw, results: dict, runs: dict) -> None:
+    """Medians of the alternating runs, and the ratios --ray / local."""
+    med = {k: statistics.median(r["wall_s"] for r in v) for k, v in runs.items()}
+    att = {k: statistics.median(r["attack_s"] for r in v) for k, v in runs.items()}
+    results["overhead"] = {"runs": runs, "median_wall_s": med, "median_attack_s": att,
+                           "wall_ratio_ray_over_local": med["ray"] / med["local"],
+                           "attack_ratio_ray_over_local": att["ray"] / att["local"]}
+    log(raw, f"# overhead: whole process local {med['local']:.2f} s, --ray {med['ray']:.2f} s "
+             f"(x{med['ray'] / med['local']:.3f}); attack local {att['local']:.2f} s, --ray {att['ray']:.2f} s")
 
 
 if __name__ == "__main__":
