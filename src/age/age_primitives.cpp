@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cryptaccel/error.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::age {
 namespace {
@@ -20,19 +21,8 @@ namespace {
   throw Error("age: " + what + " failed (OpenSSL)");
 }
 
-struct PkeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
-struct PkeyCtxFree {
-  void operator()(EVP_PKEY_CTX* c) const { EVP_PKEY_CTX_free(c); }
-};
-struct KdfCtxFree {
-  void operator()(EVP_KDF_CTX* c) const { EVP_KDF_CTX_free(c); }
-};
-using Pkey = std::unique_ptr<EVP_PKEY, PkeyFree>;
-
-Pkey private_key(const Key32& secret) {
-  Pkey k(EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, secret.data(), secret.size()));
+PkeyPtr private_key(const Key32& secret) {
+  PkeyPtr k(EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nullptr, secret.data(), secret.size()));
   if (!k) fail("X25519 key set-up");
   return k;
 }
@@ -44,7 +34,7 @@ void random_fill(mutable_bytes out) {
 }
 
 Key32 x25519_public(const Key32& secret) {
-  const Pkey k = private_key(secret);
+  const PkeyPtr k = private_key(secret);
   Key32 pub{};
   std::size_t len = pub.size();
   if (EVP_PKEY_get_raw_public_key(k.get(), pub.data(), &len) != 1 || len != pub.size()) fail("X25519 public key");
@@ -52,10 +42,10 @@ Key32 x25519_public(const Key32& secret) {
 }
 
 std::optional<Key32> x25519_shared(const Key32& secret, const Key32& peer) {
-  const Pkey mine = private_key(secret);
-  const Pkey theirs(EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, peer.data(), peer.size()));
+  const PkeyPtr mine = private_key(secret);
+  const PkeyPtr theirs(EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nullptr, peer.data(), peer.size()));
   if (!theirs) fail("X25519 peer key");
-  std::unique_ptr<EVP_PKEY_CTX, PkeyCtxFree> ctx(EVP_PKEY_CTX_new(mine.get(), nullptr));
+  PkeyCtxPtr ctx(EVP_PKEY_CTX_new(mine.get(), nullptr));
   Key32 shared{};
   std::size_t len = shared.size();
   // OpenSSL itself refuses an all-zero result (a low-order point) in EVP_PKEY_derive.
@@ -73,7 +63,7 @@ std::optional<Key32> x25519_shared(const Key32& secret, const Key32& peer) {
 void hkdf_sha256(bytes_view ikm, bytes_view salt, std::string_view info, mutable_bytes out) {
   static EVP_KDF* const kdf = EVP_KDF_fetch(nullptr, "HKDF", nullptr);
   if (!kdf) fail("HKDF fetch");
-  std::unique_ptr<EVP_KDF_CTX, KdfCtxFree> ctx(EVP_KDF_CTX_new(kdf));
+  KdfCtxPtr ctx(EVP_KDF_CTX_new(kdf));
   char digest[] = "SHA256";
   // An empty salt is left out: HKDF then uses HashLen zero bytes, which RFC 5869 defines as the same thing.
   OSSL_PARAM params[5];

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "openssl_fail.hpp"
+#include "common/openssl_ptr.hpp"
 
 #if OPENSSL_VERSION_NUMBER < 0x30000000L
 #error "the speed harness needs OpenSSL 3.0 or later (EVP_CIPHER_fetch)"
@@ -20,15 +21,6 @@
 
 namespace cryptaccel::bench {
 namespace {
-
-struct CipherFree {
-  void operator()(EVP_CIPHER* c) const { EVP_CIPHER_free(c); }
-};
-struct CtxFree {
-  void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using CipherPtr = std::unique_ptr<EVP_CIPHER, CipherFree>;
-using CtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
 
 /// OpenSSL's name of a cipher: "AES-256-GCM", "SM4-CTR".
 std::string evp_name(const CipherSpec& spec) {
@@ -48,8 +40,8 @@ CipherPtr fetch(const CipherSpec& spec) {
 const unsigned char* ptr_or_null(bytes_view b) { return b.empty() ? nullptr : b.data(); }
 
 /// An EVP context set up for encrypting with `spec`: cipher chosen, no padding; key and IV come per message.
-CtxPtr make_context(const CipherSpec& spec, const EVP_CIPHER* cipher) {
-  CtxPtr ctx(EVP_CIPHER_CTX_new());
+CipherCtxPtr make_context(const CipherSpec& spec, const EVP_CIPHER* cipher) {
+  CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
   if (!ctx) openssl_fail("EVP_CIPHER_CTX_new");
   if (EVP_EncryptInit_ex(ctx.get(), cipher, nullptr, nullptr, nullptr) != 1) openssl_fail("EVP_EncryptInit_ex");
   if (EVP_CIPHER_CTX_set_padding(ctx.get(), 0) != 1) openssl_fail("EVP_CIPHER_CTX_set_padding");
@@ -105,7 +97,7 @@ class EvpCell final : public Cell {
  private:
   CipherMessages m_;
   CipherPtr cipher_;
-  CtxPtr ctx_;
+  CipherCtxPtr ctx_;
   bool gcm_;
 };
 
@@ -126,7 +118,7 @@ std::string evp_unsupported_size(const CipherSpec& spec, std::size_t size) {
 bytes evp_encrypt(const CipherSpec& spec, bytes_view key, bytes_view iv, bytes_view aad, bytes_view input) {
   const CipherPtr cipher = fetch(spec);
   if (!cipher) throw std::runtime_error(evp_unsupported(spec));
-  const CtxPtr ctx = make_context(spec, cipher.get());
+  const CipherCtxPtr ctx = make_context(spec, cipher.get());
   const bool gcm = spec.is_aead();  // GCM or ChaCha20-Poly1305: a tag
   bytes out(input.size() + 16 + kSpeedTagLen);
   unsigned char tag[kSpeedTagLen] = {};

@@ -15,6 +15,7 @@
 #include "cryptaccel/hash.hpp"
 #include "families.hpp"
 #include "openssl_fail.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::bench {
 namespace {
@@ -34,15 +35,6 @@ std::string workload_name(const HashInfo& info) {
 }
 
 // --- OpenSSL ---------------------------------------------------------------------------------------------------
-
-struct MdFree {
-  void operator()(EVP_MD* md) const { EVP_MD_free(md); }
-};
-struct MdCtxFree {
-  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
-};
-using MdPtr = std::unique_ptr<EVP_MD, MdFree>;
-using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, MdCtxFree>;
 
 /// OpenSSL's name of a hash: "SHA256", "SHA512-224", "SHA3-256", "SHAKE128", "SM3".
 std::string evp_name(const HashInfo& info) {

@@ -24,6 +24,7 @@
 #include "cryptaccel/rsa.hpp"
 #include "families.hpp"
 #include "openssl_fail.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::bench {
 namespace {
@@ -40,15 +41,6 @@ rsa::SignOptions sign_options() {
 }
 
 // --- OpenSSL -----------------------------------------------------------------------------------------------------
-
-struct PkeyFree {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct PkeyCtxFree {
-  void operator()(EVP_PKEY_CTX* c) const { EVP_PKEY_CTX_free(c); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
-using PkeyCtxPtr = std::unique_ptr<EVP_PKEY_CTX, PkeyCtxFree>;
 
 PkeyPtr to_openssl(const rsa::PrivateKey& key) {
   std::string pem = key.to_pem();

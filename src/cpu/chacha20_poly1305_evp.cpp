@@ -9,6 +9,7 @@
 
 #include "algo/poly1305.hpp"
 #include "cryptaccel/types.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -18,14 +19,10 @@ namespace {
 /// fresh-output, one thread: 2.18x OpenSSL at 16 bytes, 1.99x at 64, 0.95x at 256, 0.36x at 1 KiB.
 constexpr std::size_t kPortableBelow = 256;
 
-struct CtxFree {
-  void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }  // cleanses the key
-};
-
 /// This thread's context with the cipher set up once (EVP_CipherInit_ex2 then only takes key and nonce per job).
 EVP_CIPHER_CTX* context_for_this_thread() {
-  thread_local std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx = [] {
-    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> c(EVP_CIPHER_CTX_new());
+  thread_local CipherCtxPtr ctx = [] {
+    CipherCtxPtr c(EVP_CIPHER_CTX_new());
     static EVP_CIPHER* const cipher = EVP_CIPHER_fetch(nullptr, "ChaCha20-Poly1305", nullptr);
     if (c && (!cipher || EVP_CipherInit_ex2(c.get(), cipher, nullptr, nullptr, 1, nullptr) != 1)) c.reset();
     return c;

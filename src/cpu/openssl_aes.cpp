@@ -18,6 +18,7 @@
 #include "engine/gcm_split.hpp"
 #include "common/copy_bytes.hpp"
 #include "common/openssl_error.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::cpu {
 
@@ -173,10 +174,6 @@ void xts(EVP_CIPHER_CTX* ctx, Direction dir, CipherJob& job, std::size_t unit) {
   job.status = JobStatus::ok;
 }
 
-struct CtxFree {
-  void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }  // cleanses the key schedule
-};
-
 /// x <- x^-1 in GCM's GF(2^128) (x != 0): x^(2^128 - 2), the product of x^(2^i) for i = 1..127.
 void gf128_inverse_pclmul(std::uint8_t x[16]) {
   std::uint8_t power[kBlock], result[kBlock] = {0x80};  // 1 in GCM's bit order
@@ -243,7 +240,7 @@ class AesGcmSplitKey final : public engine::GcmSplitKey {
     iv[15] ^= 0x80;  // ^ L16: the bit length 128 in the last byte
     gf128_mul_pclmul(iv, h_inverse_);
     encrypt_block(j0, mask);
-    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
     if (!ctx) throw std::bad_alloc();
     if (EVP_EncryptInit_ex2(ctx.get(), gcm_, nullptr, nullptr, nullptr) != 1 ||
         EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IVLEN, static_cast<int>(kBlock), nullptr) != 1 ||
@@ -297,7 +294,7 @@ class AesGcmSplitKey final : public engine::GcmSplitKey {
   void run(const EVP_CIPHER* cipher, const std::uint8_t* iv, const std::uint8_t* in, std::uint8_t* out,
            std::size_t len) const {
     if (len == 0) return;
-    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
     if (!ctx) throw std::bad_alloc();
     if (EVP_CipherInit_ex2(ctx.get(), cipher, key_, iv, 1, nullptr) != 1 || !update(ctx.get(), out, in, len))
       throw std::runtime_error(openssl_error());

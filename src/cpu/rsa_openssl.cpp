@@ -15,6 +15,7 @@
 #include "rsa/bn_limbs.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/host_ops.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::cpu {
 namespace {
@@ -22,13 +23,9 @@ namespace {
 using rsa::limb;
 namespace bn = algo::bn;
 
-struct CtxFree {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
-
 /// This thread's BN_CTX (secure heap: it holds intermediates of private operations).
 BN_CTX* thread_ctx() {
-  thread_local std::unique_ptr<BN_CTX, CtxFree> ctx(BN_CTX_secure_new());
+  thread_local BnCtxPtr ctx(BN_CTX_secure_new());
   if (!ctx) throw Error("rsa: out of memory");
   return ctx.get();
 }

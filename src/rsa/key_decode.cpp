@@ -18,22 +18,10 @@
 #include "rsa/pem_blocks.hpp"
 #include "rsa/pkey_decode.hpp"
 #include "rsa/pss_key.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
-
-struct BnFree {
-  void operator()(BIGNUM* b) const { BN_clear_free(b); }
-};
-using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
-struct BioFree {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-using BioPtr = std::unique_ptr<BIO, BioFree>;
-struct X509Free {
-  void operator()(X509* x) const { X509_free(x); }
-};
-using X509Ptr = std::unique_ptr<X509, X509Free>;
 
 std::string_view as_text(bytes_view data) { return {reinterpret_cast<const char*>(data.data()), data.size()}; }
 bytes_view as_bytes(std::string_view s) { return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()}; }

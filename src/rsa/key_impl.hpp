@@ -9,14 +9,11 @@
 
 #include "cryptaccel/rsa.hpp"
 #include "rsa/modulus.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::rsa {
 
 /// Frees an EVP_PKEY (OpenSSL clears RSA private components when it frees them).
-struct PkeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyFree>;
 
 /// Base blinding factors of a private key, Montgomery form mod n: a = r^e * R, ai = r^-1 * R. Refreshed from a new
 /// random r every kRefresh uses and squared (a^2, ai^2 still pair up) between refreshes, as OpenSSL's BN_BLINDING.

@@ -13,18 +13,10 @@
 #include "rsa/key_impl.hpp"
 #include "rsa/pkey_decode.hpp"
 #include "common/openssl_error.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
-
-struct BnFree {
-  void operator()(BIGNUM* b) const { BN_clear_free(b); }
-};
-using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
-struct BioFree {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-using BioPtr = std::unique_ptr<BIO, BioFree>;
 
 /// A BIGNUM parameter of `pkey`, or null when the key lacks it.
 BnPtr get_bn(const EVP_PKEY* pkey, const char* name) {

@@ -13,17 +13,10 @@
 #include "rsa/ct_declassify.hpp"
 #include "rsa/host_mont.hpp"
 #include "rsa/raw_ops.hpp"
+#include "common/openssl_ptr.hpp"
 
 namespace cryptaccel::rsa {
 namespace {
-
-struct BnCtxFree {
-  void operator()(BN_CTX* c) const { BN_CTX_free(c); }
-};
-struct BnFree {
-  void operator()(BIGNUM* b) const { BN_clear_free(b); }
-};
-using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 
 /// Fills the key's pool with Blinding::kPool fresh random r (OpenSSL's DRBG, 0 < r < n) and their inverses, all in
 /// Montgomery form, at the price of one constant-time modular inverse (OpenSSL's): with prefix products
@@ -33,7 +26,7 @@ using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 template <std::size_t N, class Ops>
 void refill_pool(const PublicKey::Impl& pub, Blinding& b) {
   constexpr std::size_t K = Blinding::kPool;
-  std::unique_ptr<BN_CTX, BnCtxFree> ctx(BN_CTX_secure_new());
+  BnCtxPtr ctx(BN_CTX_secure_new());
   if (!ctx) throw Error("rsa: out of memory");
   const BnPtr n(bn_from_limbs(pub.mod.n.data(), N, false));
   BnPtr r(BN_secure_new()), inv;
