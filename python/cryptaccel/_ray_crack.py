@@ -248,13 +248,23 @@ class RestoreFile:
 # --- the workers -----------------------------------------------------------------------------------------------------
 
 
+def _scratch_directory() -> Optional[str]:
+    """/dev/shm when it can hold two of the largest units (a container's is often 64 MiB), else $TMPDIR."""
+    shm = "/dev/shm"
+    try:
+        st = os.statvfs(shm)
+        if os.access(shm, os.W_OK) and st.f_bavail * st.f_frsize >= 2 * _MAX_UNIT_BYTES:
+            return shm
+    except OSError:
+        pass
+    return None
+
+
 class CrackWorker:
     """A Ray actor: cracks units on its node with the library (wrapped by ray.remote in run_cluster)."""
 
     def __init__(self, rule_texts: Sequence[bytes], rules: Sequence[str], engine: str, threads: int, batch: int):
-        shm = "/dev/shm"
-        base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
-        self._dir = tempfile.mkdtemp(prefix="cryptaccel-ray-", dir=base)
+        self._dir = tempfile.mkdtemp(prefix="cryptaccel-ray-", dir=_scratch_directory())
         self._rule_files = []
         for i, text in enumerate(rule_texts):
             path = os.path.join(self._dir, f"rules-{i}.rule")
