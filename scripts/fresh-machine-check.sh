@@ -14,6 +14,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 sudo=$([ "$(id -u)" = 0 ] || echo sudo)
 command -v debootstrap >/dev/null || { echo "fresh-machine-check: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
 root=${FRESH_ROOT:-$(mktemp -d /var/tmp/cryptaccel-fresh.XXXXXX)}
+# mktemp makes the directory 0700; as the chroot's / it would keep every other user out of everything (the tests
+# that run the tool as `nobody` could not even load libcrypto). A real machine's / is 0755.
+chmod 0755 "$root"
 steps=${FRESH_STEPS:-demo test}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
