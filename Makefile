@@ -65,7 +65,7 @@ demo: build
 
 bench: build
 	$(PY) -m pip install -q matplotlib
-	$(PY) bench/run_suite.py --cli $(BUILD_DIR)/src/cli/cryptaccel
+	$(PY) bench/run_suite.py --pythonpath $(abspath $(BUILD_DIR))/python
 
 clean:
 	rm -rf build
