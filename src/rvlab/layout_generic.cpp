@@ -68,11 +68,8 @@ Json json(const ExperimentResult& t, const Json& environment) {
                      {"ok", c.ok()},
                      {"problems", c.problems}});
   }
-  Json doc = {{"table", t.experiment.name}, {"title", t.experiment.title}};
-  doc.update(environment);
-  doc.update(Json{{"manifest", t.manifest_path},
-                  {"kernel_compiler", t.compiler},
-                  {"cycle_model", cycle_model_json(t.default_model)},
+  Json doc = report_head(t, environment);
+  doc.update(Json{{"cycle_model", cycle_model_json(t.default_model)},
                   {"cycle_model_default", default_model_untouched(t)},
                   {"seed", t.settings.seed},
                   {"seconds", t.seconds},

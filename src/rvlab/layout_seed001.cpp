@@ -148,11 +148,8 @@ Json json(const ExperimentResult& t, const Json& environment) {
     }
     rows.push_back(std::move(j));
   }
-  Json doc = {{"table", t.experiment.name}, {"title", t.experiment.title}};
-  doc.update(environment);
-  doc.update(Json{{"manifest", t.manifest_path},
-                  {"kernel_compiler", t.compiler},
-                  {"xlen", 64},
+  Json doc = report_head(t, environment);
+  doc.update(Json{{"xlen", 64},
                   {"vlen", vlen_of(t)},
                   {"cycle_model", cycle_model_json(t.default_model)},
                   {"cycle_model_default", default_model_untouched(t)},

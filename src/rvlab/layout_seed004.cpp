@@ -267,11 +267,8 @@ Json json(const ExperimentResult& t, const Json& environment) {
   Json rounds = Json::array();
   if (!t.requests.empty())
     for (const WorkloadRequest& r : t.requests.front()) rounds.push_back(r.rounds.value_or(24));
-  Json doc = {{"table", t.experiment.name}, {"title", t.experiment.title}};
-  doc.update(environment);
-  doc.update(Json{{"manifest", t.manifest_path},
-                  {"kernel_compiler", t.compiler},
-                  {"kernel", t.rows.empty() ? std::string() : t.rows.front().kernel},
+  Json doc = report_head(t, environment);
+  doc.update(Json{{"kernel", t.rows.empty() ? std::string() : t.rows.front().kernel},
                   {"rounds", rounds},
                   {"state_bytes", kStateBytes},
                   {"cycle_model", model},

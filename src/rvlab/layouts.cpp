@@ -35,6 +35,13 @@ Json paper(const Experiment& e) { return e.paper_json.empty() ? Json::object() :
 
 bool default_model_untouched(const ExperimentResult& r) { return r.settings.cycle_model_file.empty(); }
 
+Json report_head(const ExperimentResult& t, const Json& environment) {
+  Json doc = {{"table", t.experiment.name}, {"title", t.experiment.title}};
+  doc.update(environment);
+  doc.update(Json{{"manifest", t.manifest_path}, {"kernel_compiler", t.compiler}});
+  return doc;
+}
+
 const KernelRun* first_run(const ExperimentCell* c) {
   return c != nullptr && !c->runs.empty() && c->runs.front() ? &*c->runs.front() : nullptr;
 }

@@ -44,6 +44,9 @@ Json row_extra(const ExperimentRow& row);
 Json paper(const Experiment& experiment);
 /// Whether the rows without a preset ran on the default cycle model (no overrides file).
 bool default_model_untouched(const ExperimentResult& result);
+/// The head every report's JSON starts with: table, title, the front end's `environment` (timestamp, machine, build),
+/// manifest and kernel compiler; a layout appends its own keys after it.
+Json report_head(const ExperimentResult& result, const Json& environment);
 /// The first run of a cell, or nullptr (no cell, or the cell did not run).
 const KernelRun* first_run(const ExperimentCell* cell);
 /// `value` with `decimals` decimals ("%.*f"), "-" when there is none.
