@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <type_traits>
 #include <vector>
 
 #include "cryptaccel/error.hpp"
@@ -90,9 +91,12 @@ struct RsaMessages {
   mutable_bytes signature(std::size_t i) { return mutable_bytes(signatures).subspan(i * size, size); }
 };
 
-class EngineSignCell final : public Cell {
+/// The engine's side: one sign_batch (Job = rsa::SignJob, Key = rsa::PrivateKey) or verify_batch (rsa::VerifyJob,
+/// rsa::PublicKey) call over every message per run.
+template <class Job, class Key>
+class EngineRsaCell final : public Cell {
  public:
-  EngineSignCell(const rsa::PrivateKey& key, RsaMessages m, std::string engine, std::size_t threads)
+  EngineRsaCell(const Key& key, RsaMessages m, std::string engine, std::size_t threads)
       : m_(std::move(m)), engine_(std::move(engine)) {
     batch_.engine = engine_;
     batch_.threads = threads;
@@ -104,38 +108,15 @@ class EngineSignCell final : public Cell {
     }
   }
   void run() override {
-    const BatchReport report = rsa::sign_batch(jobs_, options_, batch_);
-    if (report.failed == 0) return;
-    for (const rsa::SignJob& job : jobs_)
+    constexpr bool signing = std::is_same_v<Job, rsa::SignJob>;
+    BatchReport report;
+    if constexpr (signing) report = rsa::sign_batch(jobs_, options_, batch_);
+    else report = rsa::verify_batch(jobs_, options_, batch_);
+    for (const Job& job : jobs_) {
       if (job.status != JobStatus::ok) throw std::runtime_error("engine '" + report.engine + "' failed: " + job.error);
-  }
-
- private:
-  RsaMessages m_;
-  std::string engine_;
-  rsa::SignOptions options_ = sign_options();
-  BatchOptions batch_;
-  std::vector<rsa::SignJob> jobs_;
-};
-
-class EngineVerifyCell final : public Cell {
- public:
-  EngineVerifyCell(const rsa::PublicKey& key, RsaMessages m, std::string engine, std::size_t threads)
-      : m_(std::move(m)), engine_(std::move(engine)) {
-    batch_.engine = engine_;
-    batch_.threads = threads;
-    jobs_.resize(m_.count);
-    for (std::size_t i = 0; i < m_.count; ++i) {
-      jobs_[i].key = &key;
-      jobs_[i].message = m_.digest(i);
-      jobs_[i].signature = m_.signature(i);
-    }
-  }
-  void run() override {
-    const BatchReport report = rsa::verify_batch(jobs_, options_, batch_);
-    for (const rsa::VerifyJob& job : jobs_) {
-      if (job.status != JobStatus::ok) throw std::runtime_error("engine '" + report.engine + "' failed: " + job.error);
-      if (!job.valid) throw std::runtime_error("engine '" + report.engine + "' rejected a valid signature");
+      if constexpr (!signing) {
+        if (!job.valid) throw std::runtime_error("engine '" + report.engine + "' rejected a valid signature");
+      }
     }
   }
 
@@ -144,8 +125,10 @@ class EngineVerifyCell final : public Cell {
   std::string engine_;
   rsa::SignOptions options_ = sign_options();
   BatchOptions batch_;
-  std::vector<rsa::VerifyJob> jobs_;
+  std::vector<Job> jobs_;
 };
+using EngineSignCell = EngineRsaCell<rsa::SignJob, rsa::PrivateKey>;
+using EngineVerifyCell = EngineRsaCell<rsa::VerifyJob, rsa::PublicKey>;
 
 class EvpCell final : public Cell {
  public:
