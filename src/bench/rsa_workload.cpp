@@ -91,22 +91,37 @@ struct RsaMessages {
   mutable_bytes signature(std::size_t i) { return mutable_bytes(signatures).subspan(i * size, size); }
 };
 
+/// `count` jobs on `key`: job i signs or checks message(i) with signature(i) (sign and verify jobs alike).
+template <class Job, class Key, class Message, class Signature>
+std::vector<Job> rsa_jobs(const Key& key, std::size_t count, Message message, Signature signature) {
+  std::vector<Job> jobs(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    jobs[i].key = &key;
+    jobs[i].message = message(i);
+    jobs[i].signature = signature(i);
+  }
+  return jobs;
+}
+
+/// Batch options for `engine` on `threads` host threads.
+BatchOptions batch_on(std::string_view engine, std::size_t threads) {
+  BatchOptions batch;
+  batch.engine = engine;
+  batch.threads = threads;
+  return batch;
+}
+
 /// The engine's side: one sign_batch (Job = rsa::SignJob, Key = rsa::PrivateKey) or verify_batch (rsa::VerifyJob,
 /// rsa::PublicKey) call over every message per run.
 template <class Job, class Key>
 class EngineRsaCell final : public Cell {
  public:
   EngineRsaCell(const Key& key, RsaMessages m, std::string engine, std::size_t threads)
-      : m_(std::move(m)), engine_(std::move(engine)) {
-    batch_.engine = engine_;
-    batch_.threads = threads;
-    jobs_.resize(m_.count);
-    for (std::size_t i = 0; i < m_.count; ++i) {
-      jobs_[i].key = &key;
-      jobs_[i].message = m_.digest(i);
-      jobs_[i].signature = m_.signature(i);
-    }
-  }
+      : m_(std::move(m)),
+        engine_(std::move(engine)),
+        batch_(batch_on(engine_, threads)),
+        jobs_(rsa_jobs<Job>(key, m_.count, [&](std::size_t i) { return m_.digest(i); },
+                            [&](std::size_t i) { return m_.signature(i); })) {}
   void run() override {
     constexpr bool signing = std::is_same_v<Job, rsa::SignJob>;
     BatchReport report;
@@ -123,9 +138,9 @@ class EngineRsaCell final : public Cell {
  private:
   RsaMessages m_;
   std::string engine_;
-  rsa::SignOptions options_ = sign_options();
-  BatchOptions batch_;
+  BatchOptions batch_;  // views engine_
   std::vector<Job> jobs_;
+  rsa::SignOptions options_ = sign_options();
 };
 using EngineSignCell = EngineRsaCell<rsa::SignJob, rsa::PrivateKey>;
 using EngineVerifyCell = EngineRsaCell<rsa::VerifyJob, rsa::PublicKey>;
@@ -174,16 +189,10 @@ std::optional<std::size_t> parse_bits(std::string_view name) {
 std::vector<bytes> engine_sign(const rsa::PrivateKey& key, const std::vector<bytes>& digests, std::string_view engine,
                                std::size_t threads) {
   std::vector<bytes> sigs(digests.size(), bytes(key.size()));
-  std::vector<rsa::SignJob> jobs(digests.size());
-  for (std::size_t i = 0; i < digests.size(); ++i) {
-    jobs[i].key = &key;
-    jobs[i].message = digests[i];
-    jobs[i].signature = sigs[i];
-  }
-  BatchOptions batch;
-  batch.engine = engine;
-  batch.threads = threads;
-  rsa::sign_batch(jobs, sign_options(), batch);
+  std::vector<rsa::SignJob> jobs = rsa_jobs<rsa::SignJob>(
+      key, digests.size(), [&](std::size_t i) { return bytes_view(digests[i]); },
+      [&](std::size_t i) { return mutable_bytes(sigs[i]); });
+  rsa::sign_batch(jobs, sign_options(), batch_on(engine, threads));
   for (const rsa::SignJob& job : jobs)
     if (job.status != JobStatus::ok) throw std::runtime_error("signing failed: " + job.error);
   return sigs;
@@ -191,16 +200,10 @@ std::vector<bytes> engine_sign(const rsa::PrivateKey& key, const std::vector<byt
 
 std::vector<bool> engine_verify(const rsa::PublicKey& key, const std::vector<bytes>& digests,
                                 const std::vector<bytes>& sigs, std::string_view engine, std::size_t threads) {
-  std::vector<rsa::VerifyJob> jobs(digests.size());
-  for (std::size_t i = 0; i < digests.size(); ++i) {
-    jobs[i].key = &key;
-    jobs[i].message = digests[i];
-    jobs[i].signature = sigs[i];
-  }
-  BatchOptions batch;
-  batch.engine = engine;
-  batch.threads = threads;
-  rsa::verify_batch(jobs, sign_options(), batch);
+  std::vector<rsa::VerifyJob> jobs = rsa_jobs<rsa::VerifyJob>(
+      key, digests.size(), [&](std::size_t i) { return bytes_view(digests[i]); },
+      [&](std::size_t i) { return bytes_view(sigs[i]); });
+  rsa::verify_batch(jobs, sign_options(), batch_on(engine, threads));
   std::vector<bool> out;
   for (const rsa::VerifyJob& job : jobs) {
     if (job.status != JobStatus::ok) throw std::runtime_error("verification failed: " + job.error);
