@@ -171,7 +171,8 @@ std::string cell_name(const ExperimentResult& t, const ExperimentCell& c) {
 }
 
 void check(const Experiment& e) {
-  for (const Json& r : paper(e).at("rows")) {
+  const Json figures = paper(e);  // named: a range-for over a member of a temporary would dangle
+  for (const Json& r : figures.at("rows")) {
     r.at("id").get<std::string>();
     r.at("operation").get<std::string>();
     for (const char* key : {"reference_cycles", "reference_instret", "zvk_cycles", "zvk_instret"}) r.at(key).get<double>();

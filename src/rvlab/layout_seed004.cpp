@@ -291,7 +291,8 @@ std::string cell_name(const ExperimentResult& t, const ExperimentCell& c) {
 }
 
 void check(const Experiment& e) {
-  for (const Json& r : paper(e).at("rows")) {
+  const Json figures = paper(e);  // named: a range-for over a member of a temporary would dangle
+  for (const Json& r : figures.at("rows")) {
     r.at("id").get<std::string>();
     r.at("table").get<std::string>();
     r.at("implementation").get<std::string>();
