@@ -20,7 +20,7 @@ bytes_view as_bytes(std::string_view s) {
 
 Search::Search(const std::vector<Target>& targets, const std::vector<bool>& cracked, std::string engine,
                std::size_t threads)
-    : targets_(targets), engine_(std::move(engine)), threads_(threads) {
+    : engine_(std::move(engine)), threads_(threads) {
   // Group by setting: (crypt, variant, rounds, salt) or (raw, algorithm).
   std::map<std::tuple<bool, int, std::uint32_t, std::string>, std::size_t> index;
   for (std::size_t i = 0; i < targets.size(); ++i) {

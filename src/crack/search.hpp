@@ -52,7 +52,6 @@ class Search {
 
   void check_hits(Group& group, const std::uint8_t* digests, const CandidateBatch& batch, std::vector<Find>& finds);
 
-  const std::vector<Target>& targets_;
   std::vector<Group> groups_;
   std::size_t active_ = 0;
   std::string engine_;
