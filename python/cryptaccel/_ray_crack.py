@@ -469,9 +469,9 @@ def run_cluster(*, cluster: str, hash_file: Optional[str], hash_lines: List[str]
                 w.in_flight -= 1
                 try:
                     out = ray.get(ref)
-                except (RayActorError, RayTaskError) as e:
-                    if isinstance(e, RayTaskError) and not isinstance(e, RayActorError):
-                        raise InvalidArgument(f"a worker on {w.node} failed: {e.cause}") from None
+                except RayTaskError as e:  # the library raised on the worker: the same would happen anywhere
+                    raise InvalidArgument(f"a worker on {w.node} failed: {e.cause}") from None
+                except RayActorError:  # the worker died with the unit
                     cutter.give_back(unit)  # redone by the next free worker
                     status["redone"] += 1
                     w.failures += 1
